@@ -1,0 +1,5 @@
+//! Strata: a language server and command-line tool for Terraform and OpenTofu that merges
+//! override files exactly as Terraform does. See `ARCHITECTURE.md` for the map of layers.
+
+pub mod syntax;
+pub mod text;

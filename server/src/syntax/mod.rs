@@ -1,0 +1,354 @@
+//! One syntax model for both of Terraform's syntaxes: native HCL (`.tf`, `.tofu`, parsed
+//! with hcl-edit) and JSON (`.tf.json`, `.tofu.json`, parsed with jsonc-parser in strict
+//! mode). Every block, attribute, label and expression carries its byte span in the file.
+//!
+//! Parsing never fails: a broken file yields every block that could be understood plus
+//! syntax diagnostics placed where the problem is (see `recover`).
+
+mod json;
+mod native;
+mod recover;
+mod scan;
+
+use std::fmt;
+
+pub use recover::parse_native;
+
+/// A byte range in a file's text, stored compactly (files are far below 4 GiB).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// The span `start..end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Self {
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
+    }
+
+    /// The span moved `by` bytes further into the file.
+    pub fn shifted(self, by: usize) -> Self {
+        Self::new(self.start as usize + by, self.end as usize + by)
+    }
+
+    /// As a `Range` for slicing.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// Whether `offset` lies inside, end included (a cursor after the last character counts).
+    pub fn contains(self, offset: usize) -> bool {
+        (self.start as usize..=self.end as usize).contains(&offset)
+    }
+}
+
+/// Which of Terraform's two syntaxes a file is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// Native HCL: `.tf`, `.tofu`.
+    Native,
+    /// HCL's JSON syntax: `.tf.json`, `.tofu.json`.
+    Json,
+}
+
+/// A name with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    /// The name.
+    pub name: Box<str>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A parsed configuration file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct File {
+    /// The syntax it was written in.
+    pub syntax: Syntax,
+    /// Its top-level body.
+    pub body: Body,
+    /// Syntax errors and notes, in file order.
+    pub diagnostics: Vec<SyntaxDiagnostic>,
+}
+
+impl File {
+    /// Whether any syntax error was found (notes do not count).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == SyntaxSeverity::Error)
+    }
+}
+
+/// Attributes and blocks of a body, each list in source order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Body {
+    /// `name = expr` items.
+    pub attributes: Vec<Attribute>,
+    /// Nested blocks.
+    pub blocks: Vec<Block>,
+}
+
+impl Body {
+    /// The first attribute called `name`.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| &*a.name.name == name)
+    }
+
+    /// The blocks of type `kind`.
+    pub fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+        self.blocks.iter().filter(move |b| &*b.kind.name == kind)
+    }
+}
+
+/// `name = expr`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attribute {
+    /// The attribute name.
+    pub name: Ident,
+    /// Its value.
+    pub expr: Expr,
+    /// The whole item, name to end of value.
+    pub span: Span,
+}
+
+/// `kind "label" ... { body }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// The block type, e.g. `resource`.
+    pub kind: Ident,
+    /// The labels, unquoted.
+    pub labels: Vec<Ident>,
+    /// The contents.
+    pub body: Body,
+    /// The whole block, type keyword to closing brace.
+    pub span: Span,
+    /// True when the block is broken in the current text and its contents were kept
+    /// from the last text in which it parsed; its inner spans are then approximate.
+    pub stale: bool,
+}
+
+impl Block {
+    /// The label at `index`, if written.
+    pub fn label(&self, index: usize) -> Option<&str> {
+        self.labels.get(index).map(|l| &*l.name)
+    }
+
+    /// Type and labels, as a reader would name the block: `resource "a" "b"`.
+    pub fn header(&self) -> String {
+        let mut out = self.kind.name.to_string();
+        for label in &self.labels {
+            out.push_str(&format!(" \"{}\"", label.name));
+        }
+        out
+    }
+}
+
+/// An expression with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// Where the expression is written.
+    pub span: Span,
+    /// What it is.
+    pub kind: ExprKind,
+}
+
+/// The forms of a native-syntax expression, and a JSON value for the JSON syntax (whose
+/// meaning, literal or template or reference, depends on where it stands).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number literal as written.
+    Number(Box<str>),
+    /// A quoted string without interpolation, unescaped.
+    String(Box<str>),
+    /// A string or heredoc with interpolations or directives.
+    Template(Vec<TemplatePart>),
+    /// A bare name: `var`, `each`, `aws_instance`.
+    Variable(Ident),
+    /// `expr.attr[index].*` and friends.
+    Traversal {
+        /// The expression being traversed.
+        root: Box<Expr>,
+        /// The steps, in order.
+        steps: Vec<TraversalStep>,
+    },
+    /// `name(args...)`, `provider::p::f(...)` with the namespace joined by `::`.
+    FuncCall {
+        /// The function name.
+        name: Ident,
+        /// The arguments.
+        args: Vec<Expr>,
+        /// Whether the last argument is expanded with `...`.
+        expand_final: bool,
+    },
+    /// `[a, b]`
+    Tuple(Vec<Expr>),
+    /// `{ k = v }`: key expression (a bare name is a `Variable`) and value.
+    Object(Vec<(Expr, Expr)>),
+    /// `cond ? a : b`
+    Conditional(Box<[Expr; 3]>),
+    /// `!x`, `-x`
+    Unary {
+        /// The operator as written.
+        op: &'static str,
+        /// The operand.
+        expr: Box<Expr>,
+    },
+    /// `a + b` and every other binary operator.
+    Binary {
+        /// The operator as written.
+        op: &'static str,
+        /// The left and right operands.
+        operands: Box<[Expr; 2]>,
+    },
+    /// `(expr)`
+    Parens(Box<Expr>),
+    /// `[for k, v in coll : value if cond]` or the `{ ... => ... }` form.
+    For(Box<ForExpr>),
+    /// A JSON-syntax value.
+    Json(JsonValue),
+    /// A native expression the parser could not analyse although Terraform accepts it;
+    /// the surrounding file is fully understood.
+    Unanalysed,
+}
+
+/// One step of a traversal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TraversalStep {
+    /// `.name`
+    Attr(Ident),
+    /// `[expr]`
+    Index(Expr),
+    /// `.0` (the legacy index form)
+    LegacyIndex(u64, Span),
+    /// `.*`
+    AttrSplat(Span),
+    /// `[*]`
+    FullSplat(Span),
+}
+
+/// A `for` expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForExpr {
+    /// The key (or index) variable, when two are named.
+    pub key_var: Option<Ident>,
+    /// The value variable.
+    pub value_var: Ident,
+    /// What is iterated.
+    pub collection: Expr,
+    /// The key expression of an object `for`.
+    pub key: Option<Expr>,
+    /// The element or value expression.
+    pub value: Expr,
+    /// The `if` filter.
+    pub condition: Option<Expr>,
+    /// Whether `...` groups values by key.
+    pub grouping: bool,
+}
+
+/// A piece of a template.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TemplatePart {
+    /// Literal text (escapes already decoded).
+    Literal(Box<str>),
+    /// `${expr}`
+    Interpolation(Expr),
+    /// `%{ if cond }then%{ else }else%{ endif }`
+    If {
+        /// The condition.
+        condition: Expr,
+        /// The parts when true.
+        then: Vec<TemplatePart>,
+        /// The parts when false.
+        otherwise: Vec<TemplatePart>,
+    },
+    /// `%{ for k, v in coll }body%{ endfor }`
+    For {
+        /// The key variable, when two are named.
+        key_var: Option<Ident>,
+        /// The value variable.
+        value_var: Ident,
+        /// What is iterated.
+        collection: Expr,
+        /// The repeated parts.
+        body: Vec<TemplatePart>,
+    },
+}
+
+/// A JSON value with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonValue {
+    /// Where it is written.
+    pub span: Span,
+    /// What it is.
+    pub kind: JsonKind,
+}
+
+/// The JSON value forms.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsonKind {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number as written.
+    Number(Box<str>),
+    /// A string, unescaped.
+    String(Box<str>),
+    /// `[...]`
+    Array(Vec<JsonValue>),
+    /// `{...}`, properties in order, duplicates kept.
+    Object(Vec<(Ident, JsonValue)>),
+}
+
+/// How serious a syntax diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyntaxSeverity {
+    /// Terraform rejects the file.
+    Error,
+    /// Terraform accepts the text, but Strata could not analyse part of it.
+    Note,
+}
+
+/// A syntax problem at a place in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxDiagnostic {
+    /// Error or note.
+    pub severity: SyntaxSeverity,
+    /// One-line summary, in the style of HCL's own messages.
+    pub summary: String,
+    /// What exactly is wrong.
+    pub detail: String,
+    /// Where.
+    pub span: Span,
+}
+
+impl fmt::Display for SyntaxDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.summary, self.detail)
+    }
+}
+
+/// Parses `text` written in `syntax`. `previous` is the last tree of the same file that
+/// parsed without errors: blocks broken in `text` are taken from it (marked `stale`) so
+/// that a half-typed block does not vanish from the module while the user types.
+pub fn parse(text: &str, syntax: Syntax, previous: Option<&File>) -> File {
+    let text = crate::text::without_bom(text);
+    match syntax {
+        Syntax::Native => recover::parse_native(&text, previous),
+        Syntax::Json => json::parse_json(&text),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,391 @@
+//! Error-tolerant parsing of native HCL.
+//!
+//! hcl-edit parses a whole text or fails with one error. To keep working while a file is
+//! half-typed, a file that fails is parsed again piece by piece:
+//! 1. the whole file with the newlines HCL ignores blanked (hcl-edit rejects some of them);
+//! 2. top-level item by item, so one broken block hides nothing else; an unclosed block is
+//!    reported at its opening brace and parsed as if closed;
+//! 3. inside a broken block, item by item again, recursively, so the block keeps every
+//!    attribute and nested block that is well-formed.
+//!
+//! A top-level block that cannot be understood at all is taken from the last good tree of
+//! the file, marked `stale`.
+
+use std::ops::Range;
+
+use super::native::Converter;
+use super::scan::{self, Item};
+use super::{
+    Attribute, Block, Body, Expr, ExprKind, File, Ident, Span, Syntax, SyntaxDiagnostic,
+    SyntaxSeverity,
+};
+
+/// hcl-edit's message for `{ a = 1, a = 2 }`, which Terraform accepts (the last key wins).
+const REPEATED_OBJECT_KEY: &str = "unique object key";
+
+/// Parses a native-syntax file; see the module documentation.
+pub fn parse_native(text: &str, previous: Option<&File>) -> File {
+    if let Ok(body) = hcl_edit::parser::parse_body(text) {
+        return file(Converter::new(0).body(body), Vec::new());
+    }
+    if let Some(blanked) = scan::blank_ignored_newlines(text) {
+        if let Ok(body) = hcl_edit::parser::parse_body(&blanked) {
+            return file(Converter::new(0).body(body), Vec::new());
+        }
+    }
+    let mut recovery = Recovery {
+        text,
+        diagnostics: Vec::new(),
+    };
+    let mut body = Body::default();
+    for item in scan::items(text, 0..text.len()) {
+        match recovery.item(&item) {
+            Some(parsed) => recovery.add(&mut body, parsed),
+            None => {
+                if let Some(stale) = previous.and_then(|p| stale_block(p, text, &item)) {
+                    body.blocks.push(stale);
+                }
+            }
+        }
+    }
+    let mut diagnostics = recovery.diagnostics;
+    diagnostics.sort_by_key(|d| d.span.start);
+    file(body, diagnostics)
+}
+
+fn file(body: Body, diagnostics: Vec<SyntaxDiagnostic>) -> File {
+    File {
+        syntax: Syntax::Native,
+        body,
+        diagnostics,
+    }
+}
+
+enum Parsed {
+    Attribute(Attribute),
+    Block(Block),
+}
+
+struct Recovery<'a> {
+    text: &'a str,
+    diagnostics: Vec<SyntaxDiagnostic>,
+}
+
+impl Recovery<'_> {
+    /// Parses one item of a body; `None` when nothing of it could be understood.
+    fn item(&mut self, item: &Item) -> Option<Parsed> {
+        if let Some(open) = item.unclosed_at {
+            self.error(
+                "Unclosed configuration block",
+                "There is no closing brace for this block before the end of the file. \
+                 This may be caused by incorrect brace nesting elsewhere in this file.",
+                Span::new(open, open + 1),
+            );
+            let closed = format!("{}\n{}", &self.text[item.span.clone()], item.closers);
+            if let Some(parsed) = parse_piece(&closed, item.span.start) {
+                return Some(clamp(parsed, item.span.end));
+            }
+            return self.piecewise(item.span.clone());
+        }
+        let slice = &self.text[item.span.clone()];
+        match hcl_edit::parser::parse_body(slice) {
+            Ok(body) => single(Converter::new(item.span.start).body(body)),
+            Err(_) => self.piecewise(item.span.clone()),
+        }
+    }
+
+    /// Adds a parsed item to a body, reporting an attribute set twice as hcl-edit would
+    /// have had it parsed the body whole.
+    fn add(&mut self, body: &mut Body, parsed: Parsed) {
+        match parsed {
+            Parsed::Block(b) => body.blocks.push(b),
+            Parsed::Attribute(a) => {
+                if let Some(first) = body.attribute(&a.name.name) {
+                    let line = self.text[..first.name.span.start as usize]
+                        .matches('\n')
+                        .count()
+                        + 1;
+                    self.error(
+                        "Attribute redefined",
+                        &format!(
+                            "The argument \"{}\" was already set at line {line}. Each argument \
+                             may be set only once.",
+                            a.name.name
+                        ),
+                        a.name.span,
+                    );
+                } else {
+                    body.attributes.push(a);
+                }
+            }
+        }
+    }
+
+    /// Parses an item that failed as a whole: a block body by body item, an attribute
+    /// with the newlines HCL ignores blanked, or else reports the error where it is.
+    fn piecewise(&mut self, range: Range<usize>) -> Option<Parsed> {
+        match scan::body_open(self.text, range.clone()) {
+            Some(open) => self.block(range, open).map(Parsed::Block),
+            None => self.attribute(range).map(Parsed::Attribute),
+        }
+    }
+
+    fn block(&mut self, range: Range<usize>, open: usize) -> Option<Block> {
+        let (kind, labels) = match parse_header(self.text, range.start..open) {
+            Ok(header) => header,
+            Err(at) => {
+                self.error(
+                    "Invalid block definition",
+                    "A block definition must have block content delimited by \"{\" and \"}\", \
+                     starting on the same line as the block header.",
+                    Span::new(at, at + 1),
+                );
+                return None;
+            }
+        };
+        let close = range.end.saturating_sub(1);
+        let inner_end = if self.text.as_bytes().get(close) == Some(&b'}') {
+            close
+        } else {
+            range.end
+        };
+        let mut body = Body::default();
+        for item in scan::items(self.text, open + 1..inner_end) {
+            if let Some(parsed) = self.item(&item) {
+                self.add(&mut body, parsed);
+            }
+        }
+        Some(Block {
+            kind,
+            labels,
+            body,
+            span: Span::new(range.start, range.end),
+            stale: false,
+        })
+    }
+
+    fn attribute(&mut self, range: Range<usize>) -> Option<Attribute> {
+        let slice = &self.text[range.clone()];
+        let error = match hcl_edit::parser::parse_body(slice) {
+            Ok(body) => return first_attribute(Converter::new(range.start).body(body)),
+            Err(e) => e,
+        };
+        if let Some(blanked) = scan::blank_ignored_newlines(slice) {
+            if let Ok(body) = hcl_edit::parser::parse_body(&blanked) {
+                return first_attribute(Converter::new(range.start).body(body));
+            }
+        }
+        if error.message().contains(REPEATED_OBJECT_KEY) {
+            if let Some(attr) = unanalysed_attribute(slice, range.start) {
+                self.diagnostics.push(SyntaxDiagnostic {
+                    severity: SyntaxSeverity::Note,
+                    summary: "Expression not analysed".into(),
+                    detail: format!(
+                        "The value of \"{}\" repeats an object key. Terraform accepts this \
+                         (the last value wins), but Strata's parser does not, so this one \
+                         expression is left out of analysis; the rest of the file is \
+                         understood.",
+                        attr.name.name
+                    ),
+                    span: attr.expr.span,
+                });
+                return Some(attr);
+            }
+        }
+        let at = range.start + error.location().offset();
+        self.error(
+            summary_for(error.message()),
+            &format!("{}.", capitalised(error.message())),
+            Span::new(at, (at + 1).min(range.end.max(at))),
+        );
+        None
+    }
+
+    fn error(&mut self, summary: &str, detail: &str, span: Span) {
+        self.diagnostics.push(SyntaxDiagnostic {
+            severity: SyntaxSeverity::Error,
+            summary: summary.into(),
+            detail: detail.into(),
+            span,
+        });
+    }
+}
+
+/// Parses a piece of text that starts at `base` in the file; `Some` only when it holds
+/// exactly one item.
+fn parse_piece(text: &str, base: usize) -> Option<Parsed> {
+    let body = hcl_edit::parser::parse_body(text).ok()?;
+    single(Converter::new(base).body(body))
+}
+
+fn single(body: Body) -> Option<Parsed> {
+    let Body {
+        mut attributes,
+        mut blocks,
+    } = body;
+    match (attributes.len(), blocks.len()) {
+        (1, 0) => attributes.pop().map(Parsed::Attribute),
+        (0, 1) => blocks.pop().map(Parsed::Block),
+        _ => None,
+    }
+}
+
+fn first_attribute(body: Body) -> Option<Attribute> {
+    body.attributes.into_iter().next()
+}
+
+/// Spans of a piece parsed with closers appended must not point past the real text.
+fn clamp(parsed: Parsed, end: usize) -> Parsed {
+    match parsed {
+        Parsed::Block(mut b) => {
+            b.span.end = b.span.end.min(end as u32);
+            Parsed::Block(b)
+        }
+        Parsed::Attribute(mut a) => {
+            a.span.end = a.span.end.min(end as u32);
+            a.expr.span.end = a.expr.span.end.min(end as u32);
+            Parsed::Attribute(a)
+        }
+    }
+}
+
+/// `name = <anything>` with the value left unanalysed.
+fn unanalysed_attribute(slice: &str, base: usize) -> Option<Attribute> {
+    let eq = slice.find('=')?;
+    let name = slice[..eq].trim();
+    let valid = name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if name.is_empty() || !valid {
+        return None;
+    }
+    let name_start = base + slice.find(name)?;
+    let value_start = base + eq + 1 + (slice[eq + 1..].len() - slice[eq + 1..].trim_start().len());
+    Some(Attribute {
+        name: Ident {
+            name: name.into(),
+            span: Span::new(name_start, name_start + name.len()),
+        },
+        expr: Expr {
+            span: Span::new(value_start, base + slice.len()),
+            kind: ExprKind::Unanalysed,
+        },
+        span: Span::new(name_start, base + slice.len()),
+    })
+}
+
+/// Block type and labels from the text before the body's `{`; on failure, the offset of
+/// the first character that does not fit.
+fn parse_header(text: &str, range: Range<usize>) -> Result<(Ident, Vec<Ident>), usize> {
+    let mut pos = range.start;
+    let bytes = text.as_bytes();
+    let skip_blank = |pos: &mut usize| {
+        while *pos < range.end && matches!(bytes[*pos], b' ' | b'\t') {
+            *pos += 1;
+        }
+    };
+    let ident = |pos: &mut usize| -> Option<Ident> {
+        let start = *pos;
+        if *pos < range.end && (bytes[*pos].is_ascii_alphabetic() || bytes[*pos] == b'_') {
+            while *pos < range.end
+                && (bytes[*pos].is_ascii_alphanumeric() || matches!(bytes[*pos], b'_' | b'-'))
+            {
+                *pos += 1;
+            }
+            return Some(Ident {
+                name: text[start..*pos].into(),
+                span: Span::new(start, *pos),
+            });
+        }
+        None
+    };
+    skip_blank(&mut pos);
+    let kind = ident(&mut pos).ok_or(pos)?;
+    let mut labels = Vec::new();
+    loop {
+        skip_blank(&mut pos);
+        if pos >= range.end {
+            return Ok((kind, labels));
+        }
+        if bytes[pos] == b'"' {
+            let close = text[pos + 1..range.end].find('"').ok_or(pos)?;
+            let end = pos + 1 + close + 1;
+            labels.push(Ident {
+                name: text[pos + 1..end - 1].into(),
+                span: Span::new(pos, end),
+            });
+            pos = end;
+        } else {
+            labels.push(ident(&mut pos).ok_or(pos)?);
+        }
+    }
+}
+
+/// The block of the last good tree that stood where `item` stands now: the same header,
+/// or failing that the same start. Spans are moved to the item's start.
+fn stale_block(previous: &File, text: &str, item: &Item) -> Option<Block> {
+    let item_text = &text[item.span.clone()];
+    let header = |b: &Block| b.header();
+    let found = previous
+        .body
+        .blocks
+        .iter()
+        .filter(|b| !b.stale)
+        .find(|b| item_text.starts_with(&header(b)) && normalised_header(item_text) == header(b))
+        .or_else(|| {
+            previous
+                .body
+                .blocks
+                .iter()
+                .find(|b| b.span.start as usize == item.span.start)
+        })?;
+    let mut block = found.clone();
+    let delta = item.span.start as i64 - found.span.start as i64;
+    shift_block(&mut block, delta, item.span.end);
+    block.stale = true;
+    Some(block)
+}
+
+/// The header of a block item as `Block::header` would write it.
+fn normalised_header(item_text: &str) -> String {
+    let head = item_text.split('{').next().unwrap_or("");
+    head.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn shift_block(block: &mut Block, delta: i64, limit: usize) {
+    let shift = |s: &mut Span| {
+        let move_to = |x: u32| ((x as i64 + delta).max(0) as usize).min(limit) as u32;
+        s.start = move_to(s.start);
+        s.end = move_to(s.end);
+    };
+    shift(&mut block.span);
+    shift(&mut block.kind.span);
+    block.labels.iter_mut().for_each(|l| shift(&mut l.span));
+    for attr in &mut block.body.attributes {
+        shift(&mut attr.span);
+        shift(&mut attr.name.span);
+        shift(&mut attr.expr.span);
+    }
+    for nested in &mut block.body.blocks {
+        shift_block(nested, delta, limit);
+    }
+}
+
+/// HCL-style summaries for hcl-edit's messages.
+fn summary_for(message: &str) -> &'static str {
+    if message.contains("redefined attribute") {
+        "Attribute redefined"
+    } else if message.contains("expression") || message.contains("expected") {
+        "Invalid expression"
+    } else {
+        "Invalid syntax"
+    }
+}
+
+fn capitalised(message: &str) -> String {
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

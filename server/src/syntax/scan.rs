@@ -1,0 +1,516 @@
+//! A lexical scanner for native HCL that knows only what matters for error recovery:
+//! strings with `${}`/`%{}` templates, heredocs, comments and bracket nesting.
+//!
+//! It finds the top-level items of a body (so a broken file can be parsed piece by piece)
+//! and the newlines HCL ignores (inside `(`, `[` and `for` expressions), which hcl-edit
+//! does not always accept.
+
+use std::ops::Range;
+
+/// What an open frame is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// `{` of a block body or object.
+    Brace,
+    /// `{` that starts a `for` expression: newlines inside are not significant.
+    ForBrace,
+    /// `[`
+    Bracket,
+    /// `(`
+    Paren,
+    /// `${` or `%{` inside a template.
+    Interp,
+    /// Inside a quoted string.
+    Str,
+    /// Inside a heredoc body; the marker is stored in `Scanner::markers`.
+    Heredoc,
+}
+
+impl Frame {
+    fn closer(self) -> &'static str {
+        match self {
+            Frame::Brace | Frame::ForBrace | Frame::Interp => "}",
+            Frame::Bracket => "]",
+            Frame::Paren => ")",
+            Frame::Str => "\"",
+            Frame::Heredoc => "",
+        }
+    }
+
+    fn ignores_newlines(self) -> bool {
+        matches!(self, Frame::ForBrace | Frame::Bracket | Frame::Paren)
+    }
+}
+
+/// A top-level item (attribute or block) found by [`items`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Item {
+    /// From the item's first character to the end of its last line (line break excluded).
+    pub span: Range<usize>,
+    /// Offset of the outermost bracket left open at the end of the item, if any.
+    pub unclosed_at: Option<usize>,
+    /// Text that would close every frame left open, innermost first.
+    pub closers: String,
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    pos: usize,
+    end: usize,
+    stack: Vec<(Frame, usize)>,
+    markers: Vec<&'a str>,
+}
+
+/// One step of the scanner.
+enum Step {
+    /// A line break at this offset, outside strings and heredocs.
+    Newline(usize),
+    /// A line comment spanning this range (line break excluded).
+    LineComment(Range<usize>),
+    /// Anything else; `true` when it was a significant (non-blank) character of code.
+    Other(bool),
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str, range: Range<usize>) -> Self {
+        Self {
+            text,
+            pos: range.start,
+            end: range.end.min(text.len()),
+            stack: Vec::new(),
+            markers: Vec::new(),
+        }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    fn at(&self, offset: usize) -> u8 {
+        if offset < self.end {
+            self.bytes()[offset]
+        } else {
+            0
+        }
+    }
+
+    fn starts_with(&self, s: &str) -> bool {
+        self.bytes()[self.pos..self.end].starts_with(s.as_bytes())
+    }
+
+    fn top(&self) -> Option<Frame> {
+        self.stack.last().map(|(f, _)| *f)
+    }
+
+    fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    fn line_end(&self, from: usize) -> usize {
+        self.bytes()[from..self.end]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .map_or(self.end, |p| from + p)
+    }
+
+    fn pop(&mut self, frames: &[Frame]) {
+        if self.top().is_some_and(|f| frames.contains(&f)) {
+            self.stack.pop();
+        }
+    }
+
+    fn step(&mut self) -> Option<Step> {
+        if self.pos >= self.end {
+            return None;
+        }
+        match self.top() {
+            Some(Frame::Str) => Some(self.step_string()),
+            Some(Frame::Heredoc) => Some(self.step_heredoc()),
+            _ => Some(self.step_code()),
+        }
+    }
+
+    fn step_string(&mut self) -> Step {
+        let b = self.at(self.pos);
+        match b {
+            b'\\' => self.pos += 2,
+            b'"' => {
+                self.stack.pop();
+                self.pos += 1;
+            }
+            b'\n' | b'\r' => {
+                // HCL strings end at the line; leave the line break to the code scanner.
+                self.stack.pop();
+            }
+            _ => self.step_template_char(),
+        }
+        Step::Other(false)
+    }
+
+    fn step_heredoc(&mut self) -> Step {
+        let line_start = self.pos == 0 || matches!(self.at(self.pos - 1), b'\n' | b'\r');
+        if line_start {
+            let eol = self.line_end(self.pos);
+            let line = self.text[self.pos..eol].trim();
+            if self.markers.last().is_some_and(|m| *m == line) {
+                self.stack.pop();
+                self.markers.pop();
+                self.pos = eol;
+                return Step::Other(true);
+            }
+        }
+        self.step_template_char();
+        Step::Other(false)
+    }
+
+    /// One character of template text: `${`/`%{` open an interpolation, `$${`/`%%{` are escapes.
+    fn step_template_char(&mut self) {
+        if self.starts_with("$${") || self.starts_with("%%{") {
+            self.pos += 3;
+        } else if self.starts_with("${") || self.starts_with("%{") {
+            self.stack.push((Frame::Interp, self.pos));
+            self.pos += 2;
+        } else {
+            self.pos += utf8_len(self.at(self.pos));
+        }
+    }
+
+    fn step_code(&mut self) -> Step {
+        let start = self.pos;
+        let b = self.at(start);
+        match b {
+            b'\n' => {
+                self.pos += 1;
+                return Step::Newline(start);
+            }
+            b'\r' => {
+                self.pos += if self.at(start + 1) == b'\n' { 2 } else { 1 };
+                return Step::Newline(start);
+            }
+            b' ' | b'\t' => {
+                self.pos += 1;
+                return Step::Other(false);
+            }
+            b'#' => return self.line_comment(),
+            b'/' if self.at(start + 1) == b'/' => return self.line_comment(),
+            b'/' if self.at(start + 1) == b'*' => {
+                let close = self.text[start + 2..self.end].find("*/");
+                self.pos = close.map_or(self.end, |c| start + 2 + c + 2);
+                return Step::Other(false);
+            }
+            b'"' => {
+                self.stack.push((Frame::Str, start));
+                self.pos += 1;
+            }
+            b'<' if self.starts_with("<<") => self.heredoc_start(),
+            b'{' => {
+                let frame = if self.for_follows(start + 1) {
+                    Frame::ForBrace
+                } else {
+                    Frame::Brace
+                };
+                self.stack.push((frame, start));
+                self.pos += 1;
+            }
+            b'[' => {
+                self.stack.push((Frame::Bracket, start));
+                self.pos += 1;
+            }
+            b'(' => {
+                self.stack.push((Frame::Paren, start));
+                self.pos += 1;
+            }
+            b'}' => {
+                self.pop(&[Frame::Brace, Frame::ForBrace, Frame::Interp]);
+                self.pos += 1;
+            }
+            b']' => {
+                self.pop(&[Frame::Bracket]);
+                self.pos += 1;
+            }
+            b')' => {
+                self.pop(&[Frame::Paren]);
+                self.pos += 1;
+            }
+            _ => self.pos += utf8_len(b),
+        }
+        Step::Other(true)
+    }
+
+    fn line_comment(&mut self) -> Step {
+        let start = self.pos;
+        self.pos = self.line_end(start);
+        Step::LineComment(start..self.pos)
+    }
+
+    fn heredoc_start(&mut self) {
+        let mut p = self.pos + 2;
+        if self.at(p) == b'-' {
+            p += 1;
+        }
+        let ident_start = p;
+        while self.at(p).is_ascii_alphanumeric() || matches!(self.at(p), b'_' | b'-') {
+            p += 1;
+        }
+        let eol = self.line_end(p);
+        let rest_blank = self.text[p..eol].trim().is_empty();
+        if p > ident_start && rest_blank && eol < self.end {
+            self.markers.push(&self.text[ident_start..p]);
+            self.stack.push((Frame::Heredoc, self.pos));
+            // Skip the line break that ends the heredoc's first line.
+            self.pos = eol
+                + if self.at(eol) == b'\r' && self.at(eol + 1) == b'\n' {
+                    2
+                } else {
+                    1
+                };
+        } else {
+            self.pos += 2;
+        }
+    }
+
+    /// Whether the next word after `from` (blanks and line breaks skipped) is `for`.
+    fn for_follows(&self, from: usize) -> bool {
+        let rest = self.text[from..self.end].trim_start();
+        rest.starts_with("for")
+            && !rest[3..]
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    }
+
+    fn closers(&self) -> String {
+        self.stack.iter().rev().map(|(f, _)| f.closer()).collect()
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// The top-level items of the body in `range` of `text`.
+///
+/// An item ends at a line break outside every bracket, string and heredoc. When the body
+/// does not balance (a block is missing its closing brace), a line that starts at column 0
+/// and looks like a block header (`resource "a" "b" {`) starts a new item, so that one
+/// unclosed block does not swallow the rest of the file.
+pub(super) fn items(text: &str, range: Range<usize>) -> Vec<Item> {
+    let balanced = split(text, range.clone(), false);
+    if balanced.iter().all(|i| i.unclosed_at.is_none()) {
+        return balanced;
+    }
+    split(text, range, true)
+}
+
+fn split(text: &str, range: Range<usize>, at_headers: bool) -> Vec<Item> {
+    let mut sc = Scanner::new(text, range);
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut last_code_end = 0usize;
+    let finish = |sc: &Scanner, start: usize, end: usize, out: &mut Vec<Item>| {
+        let end = trim_end(text, start, end);
+        out.push(Item {
+            span: start..end,
+            unclosed_at: sc.stack.first().map(|(_, at)| *at),
+            closers: sc.closers(),
+        });
+    };
+    loop {
+        let before = sc.pos;
+        if at_headers && start.is_some() && sc.depth() > 0 && is_line_start(text, before) {
+            let in_code = !matches!(sc.top(), Some(Frame::Str | Frame::Heredoc));
+            if in_code && looks_like_block_header(&text[before..sc.end]) {
+                if let Some(s) = start.take() {
+                    finish(&sc, s, last_code_end.max(s), &mut out);
+                }
+                sc.stack.clear();
+                sc.markers.clear();
+            }
+        }
+        let Some(step) = sc.step() else { break };
+        match step {
+            Step::Newline(at) if sc.depth() == 0 => {
+                if let Some(s) = start.take() {
+                    finish(&sc, s, at, &mut out);
+                }
+            }
+            Step::Other(true) => {
+                start.get_or_insert(before);
+                last_code_end = sc.pos;
+            }
+            Step::LineComment(_) | Step::Newline(_) | Step::Other(false) => {
+                if sc.depth() > 0 {
+                    last_code_end = sc.pos;
+                }
+            }
+        }
+    }
+    if let Some(s) = start {
+        finish(&sc, s, sc.end, &mut out);
+    }
+    out
+}
+
+fn trim_end(text: &str, start: usize, end: usize) -> usize {
+    start + text[start..end].trim_end().len()
+}
+
+fn is_line_start(text: &str, offset: usize) -> bool {
+    offset == 0 || matches!(text.as_bytes()[offset - 1], b'\n' | b'\r')
+}
+
+/// `ident ("label" | ident)* {` at the very start of `line`.
+fn looks_like_block_header(line: &str) -> bool {
+    let line = line.lines().next().unwrap_or("");
+    let mut rest = line;
+    let ident_len = |s: &str| {
+        s.bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+            .count()
+    };
+    let first = ident_len(rest);
+    if first == 0 || !rest.as_bytes()[0].is_ascii_alphabetic() {
+        return false;
+    }
+    rest = rest[first..].trim_start();
+    loop {
+        if rest.starts_with('{') {
+            return true;
+        }
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let Some(close) = quoted.find('"') else {
+                return false;
+            };
+            rest = quoted[close + 1..].trim_start();
+        } else {
+            let n = ident_len(rest);
+            if n == 0 {
+                return false;
+            }
+            rest = rest[n..].trim_start();
+        }
+    }
+}
+
+/// `text` with the line breaks HCL ignores (inside parentheses, brackets and `for`
+/// expressions) blanked, together with line comments there, which would otherwise run on.
+/// Byte offsets are unchanged. `None` when there was nothing to blank.
+pub(super) fn blank_ignored_newlines(text: &str) -> Option<String> {
+    let mut sc = Scanner::new(text, 0..text.len());
+    let mut blanks: Vec<Range<usize>> = Vec::new();
+    while let Some(step) = sc.step() {
+        let ignoring = sc.top().is_some_and(Frame::ignores_newlines);
+        match step {
+            Step::Newline(at) if ignoring => blanks.push(at..sc.pos),
+            Step::LineComment(r) if ignoring => blanks.push(r),
+            _ => {}
+        }
+    }
+    if blanks.is_empty() {
+        return None;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for r in blanks {
+        for b in &mut bytes[r] {
+            // Blank whole characters only: continuation bytes of a comment's UTF-8
+            // characters become spaces along with their lead byte.
+            *b = b' ';
+        }
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// The offset of the `{` that opens the body of the block item `range`, if any.
+pub(super) fn body_open(text: &str, range: Range<usize>) -> Option<usize> {
+    let mut sc = Scanner::new(text, range);
+    loop {
+        let before = sc.pos;
+        let depth = sc.depth();
+        sc.step()?;
+        if depth != 0 {
+            continue;
+        }
+        if text.as_bytes()[before] == b'=' {
+            return None;
+        }
+        match sc.top() {
+            Some(Frame::Brace | Frame::ForBrace) => return Some(before),
+            None | Some(Frame::Str) => {}
+            Some(_) => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans<'a>(text: &'a str) -> Vec<&'a str> {
+        items(text, 0..text.len())
+            .into_iter()
+            .map(|i| &text[i.span])
+            .collect()
+    }
+
+    #[test]
+    fn splits_top_level_items() {
+        let text = "a = 1\n\n# c\nresource \"x\" \"y\" {\n  b = \"}\"\n}\nc = [\n 1,\n]\n";
+        assert_eq!(
+            spans(text),
+            vec![
+                "a = 1",
+                "resource \"x\" \"y\" {\n  b = \"}\"\n}",
+                "c = [\n 1,\n]"
+            ]
+        );
+    }
+
+    #[test]
+    fn heredoc_and_template_braces_do_not_count() {
+        let text = "a = <<EOT\n}\n${x}\nEOT\nb = \"${ {a=1}[\"a\"] }\"\nc = 2\n";
+        assert_eq!(
+            spans(text),
+            vec![
+                "a = <<EOT\n}\n${x}\nEOT",
+                "b = \"${ {a=1}[\"a\"] }\"",
+                "c = 2"
+            ]
+        );
+    }
+
+    #[test]
+    fn unclosed_block_stops_at_next_header() {
+        let text = "resource \"a\" \"b\" {\n  x = 1\n\nresource \"c\" \"d\" {\n}\n";
+        let found = items(text, 0..text.len());
+        assert_eq!(found.len(), 2);
+        assert_eq!(
+            &text[found[0].span.clone()],
+            "resource \"a\" \"b\" {\n  x = 1"
+        );
+        assert_eq!(found[0].unclosed_at, Some(17));
+        assert_eq!(found[0].closers, "}");
+        assert_eq!(found[1].unclosed_at, None);
+    }
+
+    #[test]
+    fn blanks_newlines_in_for_and_parens_only() {
+        let text = "x = {\n  for k in y : k => k\n  if a &&\n  b # c\n}\nz = {\n a = 1\n}\n";
+        let out = blank_ignored_newlines(text).unwrap();
+        assert_eq!(out.len(), text.len());
+        assert!(out.starts_with("x = {   for k in y : k => k   if a &&   b     }\n"));
+        assert!(out.ends_with("z = {\n a = 1\n}\n"));
+    }
+
+    #[test]
+    fn finds_block_body_brace() {
+        let text = "resource \"a{\" b {\n}";
+        assert_eq!(body_open(text, 0..text.len()), Some(16));
+        let attr = "a = { b = 1 }";
+        assert_eq!(body_open(attr, 0..attr.len()), None);
+    }
+}

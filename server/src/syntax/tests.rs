@@ -1,0 +1,193 @@
+use super::*;
+
+fn native(text: &str) -> File {
+    parse(text, Syntax::Native, None)
+}
+
+fn slice(text: &str, span: Span) -> &str {
+    &text[span.range()]
+}
+
+fn headers(file: &File) -> Vec<String> {
+    file.body.blocks.iter().map(Block::header).collect()
+}
+
+#[test]
+fn good_file_has_every_piece_with_its_span() {
+    let text = "resource \"aws_instance\" \"web\" {\n  ami = var.ami\n  tags = { Name = \"x\" }\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n";
+    let file = native(text);
+    assert!(file.diagnostics.is_empty());
+    let block = &file.body.blocks[0];
+    assert_eq!(&*block.kind.name, "resource");
+    assert_eq!(slice(text, block.kind.span), "resource");
+    assert_eq!(block.label(0), Some("aws_instance"));
+    assert_eq!(slice(text, block.labels[1].span), "\"web\"");
+    assert_eq!(slice(text, block.span), text.trim_end());
+    let ami = block.body.attribute("ami").unwrap();
+    assert_eq!(slice(text, ami.name.span), "ami");
+    assert_eq!(slice(text, ami.expr.span), "var.ami");
+    assert!(matches!(ami.expr.kind, ExprKind::Traversal { .. }));
+    let lifecycle = block.body.blocks_of("lifecycle").next().unwrap();
+    let flag = lifecycle.body.attribute("prevent_destroy").unwrap();
+    assert_eq!(flag.expr.kind, ExprKind::Bool(true));
+    assert_eq!(slice(text, flag.expr.span), "true");
+}
+
+#[test]
+fn broken_attribute_hides_nothing_else() {
+    let text = "variable \"a\" {}\nresource \"x\" \"y\" {\n  good = 1\n  bad = = 2\n  also_good = 3\n}\noutput \"o\" {\n  value = 1\n}\n";
+    let file = native(text);
+    assert_eq!(
+        headers(&file),
+        vec!["variable \"a\"", "resource \"x\" \"y\"", "output \"o\""]
+    );
+    let resource = &file.body.blocks[1];
+    let names: Vec<_> = resource
+        .body
+        .attributes
+        .iter()
+        .map(|a| &*a.name.name)
+        .collect();
+    assert_eq!(names, vec!["good", "also_good"]);
+    assert_eq!(file.diagnostics.len(), 1);
+    let error = &file.diagnostics[0];
+    assert_eq!(error.severity, SyntaxSeverity::Error);
+    // The error is on the line of `bad`, not at the start or end of the file.
+    let line_start = text.find("  bad").unwrap();
+    let line_end = line_start + "  bad = = 2".len();
+    assert!(
+        (line_start..line_end).contains(&(error.span.start as usize)),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn unclosed_block_is_reported_at_its_brace_and_kept() {
+    let text = "resource \"a\" \"b\" {\n  x = 1\n\nresource \"c\" \"d\" {\n  y = 2\n}\n";
+    let file = native(text);
+    assert_eq!(
+        headers(&file),
+        vec!["resource \"a\" \"b\"", "resource \"c\" \"d\""]
+    );
+    assert!(file.body.blocks[0].body.attribute("x").is_some());
+    assert_eq!(file.diagnostics.len(), 1);
+    assert_eq!(file.diagnostics[0].summary, "Unclosed configuration block");
+    assert_eq!(file.diagnostics[0].span, Span::new(17, 18));
+}
+
+#[test]
+fn newline_after_operator_in_for_expression_is_understood() {
+    let text = "locals {\n  m = {\n    for k, v in var.x : k => v\n    if v.enabled == true &&\n    v.count > 0\n  }\n}\n";
+    let file = native(text);
+    assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+    let m = file.body.blocks[0].body.attribute("m").unwrap();
+    assert!(matches!(m.expr.kind, ExprKind::For(_)), "{:?}", m.expr.kind);
+}
+
+#[test]
+fn repeated_object_key_is_a_note_and_the_rest_is_understood() {
+    let text =
+        "locals {\n  a = 1\n  tags = {\n    k = 1\n    k = 2\n  }\n  b = 2\n}\nvariable \"v\" {}\n";
+    let file = native(text);
+    assert!(!file.has_errors(), "{:?}", file.diagnostics);
+    assert_eq!(file.diagnostics.len(), 1);
+    assert_eq!(file.diagnostics[0].severity, SyntaxSeverity::Note);
+    let locals = &file.body.blocks[0];
+    let tags = locals.body.attribute("tags").unwrap();
+    assert_eq!(tags.expr.kind, ExprKind::Unanalysed);
+    assert!(slice(text, tags.expr.span).starts_with('{'));
+    assert!(locals.body.attribute("a").is_some() && locals.body.attribute("b").is_some());
+    assert_eq!(headers(&file).len(), 2);
+}
+
+#[test]
+fn repeated_attribute_in_a_body_is_still_an_error() {
+    let file = native("resource \"a\" \"b\" {\n  x = 1\n  x = 2\n}\n");
+    assert!(file.has_errors());
+    assert_eq!(file.diagnostics[0].summary, "Attribute redefined");
+}
+
+#[test]
+fn broken_block_falls_back_to_the_last_good_tree() {
+    let good = native("variable \"a\" {\n  default = 1\n}\n");
+    assert!(good.diagnostics.is_empty());
+    let broken_text = "variable \"a {\n  default = 1\n}\n";
+    let file = parse(broken_text, Syntax::Native, Some(&good));
+    assert!(file.has_errors());
+    assert_eq!(file.body.blocks.len(), 1);
+    assert!(file.body.blocks[0].stale);
+    assert_eq!(file.body.blocks[0].label(0), Some("a"));
+}
+
+#[test]
+fn bom_and_crlf_are_accepted() {
+    let text = "\u{feff}variable \"a\" {\r\n  default = \"é\"\r\n}\r\n";
+    let file = native(text);
+    assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+    let attr = file.body.blocks[0].body.attribute("default").unwrap();
+    assert_eq!(slice(text, attr.expr.span), "\"é\"");
+}
+
+#[test]
+fn json_blocks_labels_and_nested_meta_blocks() {
+    let text = r#"{
+  "//": "a comment",
+  "variable": {"région": {"default": "é"}},
+  "resource": {
+    "aws_instance": {
+      "web": {
+        "ami": "${var.ami}",
+        "tags": {"a": 1, "a": 2},
+        "lifecycle": {"prevent_destroy": true}
+      }
+    }
+  },
+  "locals": [{"x": 1}, {"y": 2}]
+}"#;
+    let file = parse(text, Syntax::Json, None);
+    assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+    assert_eq!(
+        headers(&file),
+        vec![
+            "variable \"région\"",
+            "resource \"aws_instance\" \"web\"",
+            "locals",
+            "locals"
+        ]
+    );
+    let var = &file.body.blocks[0];
+    assert_eq!(slice(text, var.labels[0].span), "\"région\"");
+    let web = &file.body.blocks[1];
+    assert_eq!(web.body.blocks_of("lifecycle").count(), 1);
+    let tags = web.body.attribute("tags").unwrap();
+    match &tags.expr.kind {
+        ExprKind::Json(JsonValue {
+            kind: JsonKind::Object(props),
+            ..
+        }) => assert_eq!(props.len(), 2),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(slice(text, tags.expr.span), r#"{"a": 1, "a": 2}"#);
+}
+
+#[test]
+fn json_syntax_error_is_placed_and_strict() {
+    let text = "{\n  \"variable\": {\"a\": {},}\n}\n";
+    let file = parse(text, Syntax::Json, None);
+    assert!(file.has_errors());
+    let at = file.diagnostics[0].span.start as usize;
+    assert_eq!(
+        text[..at].matches('\n').count(),
+        1,
+        "{:?}",
+        file.diagnostics
+    );
+    let comment = parse("{ // c\n}", Syntax::Json, None);
+    assert!(comment.has_errors());
+}
+
+#[test]
+fn json_root_must_be_an_object() {
+    let file = parse("[1]", Syntax::Json, None);
+    assert_eq!(file.diagnostics[0].summary, "Invalid JSON configuration");
+}

@@ -1,0 +1,142 @@
+use super::*;
+
+fn pos(line: u32, column: u32) -> Position {
+    Position { line, column }
+}
+
+#[test]
+fn ascii_round_trip_in_every_encoding() {
+    let rope = Rope::from_str("abc\ndef\n");
+    for enc in [
+        PositionEncoding::Utf8,
+        PositionEncoding::Utf16,
+        PositionEncoding::Utf32,
+    ] {
+        assert_eq!(position(&rope, 5, enc), pos(1, 1));
+        assert_eq!(byte_offset(&rope, pos(1, 1), enc), 5);
+    }
+}
+
+#[test]
+fn accented_letter_counts_differently_per_encoding() {
+    // "é" is two bytes, one UTF-16 unit, one scalar.
+    let rope = Rope::from_str("x = \"é\" # z\n");
+    let z = "x = \"é\" # ".len();
+    assert_eq!(position(&rope, z, PositionEncoding::Utf8), pos(0, 11));
+    assert_eq!(position(&rope, z, PositionEncoding::Utf16), pos(0, 10));
+    assert_eq!(position(&rope, z, PositionEncoding::Utf32), pos(0, 10));
+    assert_eq!(byte_offset(&rope, pos(0, 10), PositionEncoding::Utf16), z);
+    assert_eq!(byte_offset(&rope, pos(0, 11), PositionEncoding::Utf8), z);
+}
+
+#[test]
+fn cjk_takes_three_bytes_and_one_utf16_unit() {
+    let rope = Rope::from_str("名前 = 1");
+    let eq = "名前 ".len();
+    assert_eq!(eq, 7);
+    assert_eq!(position(&rope, eq, PositionEncoding::Utf16), pos(0, 3));
+    assert_eq!(position(&rope, eq, PositionEncoding::Utf8), pos(0, 7));
+    assert_eq!(byte_offset(&rope, pos(0, 3), PositionEncoding::Utf32), eq);
+}
+
+#[test]
+fn emoji_takes_two_utf16_units() {
+    let rope = Rope::from_str("a😀b");
+    let b = "a😀".len();
+    assert_eq!(position(&rope, b, PositionEncoding::Utf16), pos(0, 3));
+    assert_eq!(position(&rope, b, PositionEncoding::Utf32), pos(0, 2));
+    assert_eq!(position(&rope, b, PositionEncoding::Utf8), pos(0, 5));
+    assert_eq!(byte_offset(&rope, pos(0, 3), PositionEncoding::Utf16), b);
+    // A column between the two halves of the surrogate pair rounds down to the emoji.
+    assert_eq!(byte_offset(&rope, pos(0, 2), PositionEncoding::Utf16), 1);
+    // A byte offset inside the emoji rounds down too.
+    assert_eq!(position(&rope, 3, PositionEncoding::Utf16), pos(0, 1));
+}
+
+#[test]
+fn crlf_is_one_line_break_and_columns_clamp_before_it() {
+    let rope = Rope::from_str("ab\r\ncd\r\n");
+    assert_eq!(position(&rope, 4, PositionEncoding::Utf16), pos(1, 0));
+    assert_eq!(byte_offset(&rope, pos(0, 99), PositionEncoding::Utf16), 2);
+    assert_eq!(byte_offset(&rope, pos(1, 1), PositionEncoding::Utf16), 5);
+    // A lone CR is a line break for LSP too.
+    let rope = Rope::from_str("a\rb");
+    assert_eq!(position(&rope, 2, PositionEncoding::Utf16), pos(1, 0));
+}
+
+#[test]
+fn unicode_line_separator_is_not_a_line_break() {
+    let rope = Rope::from_str("a\u{2028}b\nc");
+    assert_eq!(rope.len_lines(), 2);
+    assert_eq!(
+        position(&rope, "a\u{2028}b\n".len(), PositionEncoding::Utf16),
+        pos(1, 0)
+    );
+}
+
+#[test]
+fn position_past_the_end_clamps_to_the_end() {
+    let rope = Rope::from_str("ab\ncd");
+    assert_eq!(byte_offset(&rope, pos(9, 9), PositionEncoding::Utf16), 5);
+    assert_eq!(position(&rope, 99, PositionEncoding::Utf16), pos(1, 2));
+}
+
+#[test]
+fn bom_is_blanked_without_moving_offsets() {
+    let text = "\u{feff}a = 1";
+    let clean = without_bom(text);
+    assert_eq!(clean.len(), text.len());
+    assert_eq!(&clean[3..], "a = 1");
+    assert!(matches!(without_bom("a"), std::borrow::Cow::Borrowed(_)));
+}
+
+#[test]
+fn incremental_changes_apply_in_order() {
+    let mut doc = Document::new("resource \"a\" \"b\" {\n}\n", 1);
+    let changes = [
+        TextChange {
+            range: Some((pos(0, 18), pos(0, 18))),
+            text: "\n  x = \"é\"".into(),
+        },
+        TextChange {
+            range: Some((pos(1, 7), pos(1, 8))),
+            text: "😀".into(),
+        },
+    ];
+    doc.apply_changes(&changes, 2, PositionEncoding::Utf16)
+        .unwrap();
+    assert_eq!(doc.text(), "resource \"a\" \"b\" {\n  x = \"😀\"\n}\n");
+    assert_eq!(doc.version(), 2);
+}
+
+#[test]
+fn whole_document_change_replaces_text() {
+    let mut doc = Document::new("old", 1);
+    let change = TextChange {
+        range: None,
+        text: "new".into(),
+    };
+    doc.apply_changes(&[change], 5, PositionEncoding::Utf8)
+        .unwrap();
+    assert_eq!(doc.text(), "new");
+}
+
+#[test]
+fn inverted_range_is_refused_and_nothing_changes() {
+    let mut doc = Document::new("abc", 1);
+    let changes = [
+        TextChange {
+            range: Some((pos(0, 0), pos(0, 1))),
+            text: String::new(),
+        },
+        TextChange {
+            range: Some((pos(0, 2), pos(0, 1))),
+            text: String::new(),
+        },
+    ];
+    assert!(doc
+        .apply_changes(&changes, 2, PositionEncoding::Utf16)
+        .is_err());
+    assert_eq!(doc.text(), "abc");
+    assert_eq!(doc.version(), 1);
+}
