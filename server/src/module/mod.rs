@@ -1,0 +1,177 @@
+//! Which files make a module, and in what order Terraform reads them (spec §1.1).
+//!
+//! A module is one directory (never its sub-directories). Its configuration files are
+//! primary files in byte order of their names, then override files in byte order. OpenTofu
+//! also reads `.tofu` files, and a `.tofu` twin hides the `.tf` file of the same stem.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::syntax::Syntax;
+
+/// Which tool's rules apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Dialect {
+    /// HashiCorp Terraform.
+    #[default]
+    Terraform,
+    /// OpenTofu.
+    OpenTofu,
+}
+
+impl Dialect {
+    /// OpenTofu when any of the directory's files is a `.tofu` file, else Terraform.
+    pub fn detect<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        let tofu = names
+            .into_iter()
+            .any(|n| !is_ignored(n) && (n.ends_with(".tofu") || n.ends_with(".tofu.json")));
+        if tofu {
+            Dialect::OpenTofu
+        } else {
+            Dialect::Terraform
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dialect::Terraform => "terraform",
+            Dialect::OpenTofu => "opentofu",
+        })
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "terraform" => Ok(Dialect::Terraform),
+            "opentofu" | "tofu" => Ok(Dialect::OpenTofu),
+            other => Err(format!(
+                "unknown dialect \"{other}\" (expected terraform or opentofu)"
+            )),
+        }
+    }
+}
+
+/// Whether a configuration file is a primary file or an override file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileRole {
+    /// Declares objects; duplicates among primary files are errors.
+    Primary,
+    /// `override.tf`, `*_override.tf`: merged into what the primary files declare.
+    Override,
+}
+
+/// What a file name says about a file, for one dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfigFileKind {
+    /// Primary or override.
+    pub role: FileRole,
+    /// Native or JSON syntax.
+    pub syntax: Syntax,
+}
+
+/// Editors' temporary and hidden files, which Terraform skips: a leading `.`, a trailing
+/// `~`, or `#...#`.
+pub fn is_ignored(name: &str) -> bool {
+    name.starts_with('.')
+        || name.ends_with('~')
+        || (name.len() >= 2 && name.starts_with('#') && name.ends_with('#'))
+}
+
+/// The extensions of configuration files, longest first within each pair so that
+/// `x.tf.json` is not mistaken for something ending in `.json` alone.
+const EXTENSIONS: &[(&str, Syntax, bool)] = &[
+    (".tf.json", Syntax::Json, false),
+    (".tf", Syntax::Native, false),
+    (".tofu.json", Syntax::Json, true),
+    (".tofu", Syntax::Native, true),
+];
+
+/// Classifies a file name; `None` for anything that is not module configuration in
+/// `dialect` (ignored names, `.tfvars`, test files, `.tofu` files under Terraform, ...).
+pub fn classify(name: &str, dialect: Dialect) -> Option<ConfigFileKind> {
+    if is_ignored(name) {
+        return None;
+    }
+    let (stem, syntax) = split_extension(name, dialect)?;
+    let role = if stem == "override" || stem.ends_with("_override") {
+        FileRole::Override
+    } else {
+        FileRole::Primary
+    };
+    Some(ConfigFileKind { role, syntax })
+}
+
+/// The stem and syntax of a configuration file name.
+fn split_extension(name: &str, dialect: Dialect) -> Option<(&str, Syntax)> {
+    EXTENSIONS.iter().find_map(|(ext, syntax, tofu_only)| {
+        if *tofu_only && dialect != Dialect::OpenTofu {
+            return None;
+        }
+        name.strip_suffix(ext).map(|stem| (stem, *syntax))
+    })
+}
+
+/// The `.tofu` twin that would hide this `.tf` file: `a.tf` → `a.tofu`,
+/// `a.tf.json` → `a.tofu.json`.
+fn tofu_twin(name: &str) -> Option<String> {
+    if let Some(stem) = name.strip_suffix(".tf.json") {
+        Some(format!("{stem}.tofu.json"))
+    } else {
+        name.strip_suffix(".tf").map(|stem| format!("{stem}.tofu"))
+    }
+}
+
+/// The configuration files of one directory, in the order Terraform loads them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileSet {
+    /// Primary files, byte-sorted.
+    pub primary: Vec<String>,
+    /// Override files, byte-sorted.
+    pub overrides: Vec<String>,
+}
+
+impl FileSet {
+    /// Sorts and classifies the names of the files in a directory.
+    pub fn from_names<S: AsRef<str>>(names: &[S], dialect: Dialect) -> Self {
+        let mut names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+        names.sort_unstable(); // `str` ordering is byte order, as Go's.
+        names.dedup();
+        let mut set = FileSet::default();
+        for name in &names {
+            let Some(kind) = classify(name, dialect) else {
+                continue;
+            };
+            let hidden = dialect == Dialect::OpenTofu
+                && tofu_twin(name).is_some_and(|twin| names.binary_search(&twin.as_str()).is_ok());
+            if hidden {
+                continue;
+            }
+            match kind.role {
+                FileRole::Primary => set.primary.push(name.to_string()),
+                FileRole::Override => set.overrides.push(name.to_string()),
+            }
+        }
+        set
+    }
+
+    /// Every file, primary files first.
+    pub fn in_load_order(&self) -> impl Iterator<Item = &str> {
+        self.primary
+            .iter()
+            .chain(self.overrides.iter())
+            .map(String::as_str)
+    }
+
+    /// Whether the directory holds any configuration file.
+    pub fn is_empty(&self) -> bool {
+        self.primary.is_empty() && self.overrides.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests;

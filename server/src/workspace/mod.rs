@@ -1,0 +1,268 @@
+//! The incremental store: open documents, parsed files and modules, each an immutable
+//! snapshot behind an `Arc` that is swapped in whole.
+//!
+//! An edit re-parses one file and rebuilds the one module of its directory. Open documents
+//! always win over what is on disk. Readers never wait on parsing: a module is rebuilt
+//! from already-parsed files under a short lock.
+
+mod discover;
+mod source;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use dashmap::DashMap;
+
+use crate::module::{classify, Dialect, FileSet};
+use crate::text::{Document, PositionEncoding, TextChange, TextError};
+
+pub use discover::{discover_modules, is_skipped_dir};
+pub use source::{SourceFile, MAX_FILE_BYTES};
+
+/// The configuration files of one directory, parsed, in load order.
+#[derive(Debug)]
+pub struct Module {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The dialect its files are read in.
+    pub dialect: Dialect,
+    /// Primary and override file names, in load order.
+    pub files: FileSet,
+    /// The parsed files, primary files first, in load order.
+    pub sources: Vec<Arc<SourceFile>>,
+    /// Increases every time any module of the workspace is rebuilt.
+    pub revision: u64,
+}
+
+impl Module {
+    /// The parsed file called `name`, if it belongs to the module.
+    pub fn source(&self, name: &str) -> Option<&Arc<SourceFile>> {
+        self.sources.iter().find(|s| s.name() == name)
+    }
+
+    /// Total bytes of source text.
+    pub fn source_bytes(&self) -> usize {
+        self.sources.iter().map(|s| s.text.len()).sum()
+    }
+}
+
+/// Every document, file and module Strata knows of.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    open: DashMap<PathBuf, Document>,
+    files: DashMap<PathBuf, Arc<SourceFile>>,
+    /// The file names seen in each directory, configuration or not, that may matter.
+    names: DashMap<PathBuf, BTreeSet<String>>,
+    modules: DashMap<PathBuf, Arc<Module>>,
+    dialect: RwLock<Option<Dialect>>,
+    revision: AtomicU64,
+    rebuild: Mutex<()>,
+}
+
+impl Workspace {
+    /// An empty workspace.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Forces a dialect for every module (`None`: detect per module).
+    pub fn set_dialect(&self, dialect: Option<Dialect>) {
+        if let Ok(mut d) = self.dialect.write() {
+            *d = dialect;
+        }
+        let dirs: Vec<PathBuf> = self.modules.iter().map(|m| m.key().clone()).collect();
+        for dir in dirs {
+            self.rebuild_module(&dir);
+        }
+    }
+
+    /// Reads every configuration file of `dir` that is not open in the editor, and builds
+    /// its module.
+    pub fn index_dir(&self, dir: &Path) -> Arc<Module> {
+        let names = source::config_names(dir);
+        for name in &names {
+            let path = dir.join(name);
+            if !self.open.contains_key(&path) {
+                let previous = self.files.get(&path).map(|f| f.clone());
+                let file = SourceFile::read(&path, previous.as_deref());
+                self.files.insert(path, Arc::new(file));
+            }
+        }
+        self.names
+            .entry(dir.to_path_buf())
+            .or_default()
+            .extend(names);
+        self.rebuild_module(dir)
+    }
+
+    /// A document opened in the editor; it wins over the file on disk until closed.
+    pub fn open_document(&self, path: &Path, text: &str, version: i32) -> Arc<Module> {
+        self.open
+            .insert(path.to_path_buf(), Document::new(text, version));
+        self.reparse_open(path)
+    }
+
+    /// Applies one `didChange` to an open document.
+    pub fn change_document(
+        &self,
+        path: &Path,
+        changes: &[TextChange],
+        version: i32,
+        encoding: PositionEncoding,
+    ) -> Result<Arc<Module>, WorkspaceError> {
+        {
+            let mut doc = self
+                .open
+                .get_mut(path)
+                .ok_or_else(|| WorkspaceError::NotOpen(path.to_path_buf()))?;
+            doc.apply_changes(changes, version, encoding)
+                .map_err(|source| WorkspaceError::Edit {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+        }
+        Ok(self.reparse_open(path))
+    }
+
+    /// The editor closed a document: what is on disk counts again.
+    pub fn close_document(&self, path: &Path) -> Option<Arc<Module>> {
+        self.open.remove(path);
+        self.disk_changed(path)
+    }
+
+    /// A file was created or changed on disk. Ignored while the file is open.
+    pub fn disk_changed(&self, path: &Path) -> Option<Arc<Module>> {
+        let dir = path.parent()?;
+        if self.open.contains_key(path) {
+            return self.module(dir);
+        }
+        if !path.is_file() {
+            return self.disk_deleted(path);
+        }
+        let name = file_name(path)?;
+        if is_config_name(&name) {
+            let previous = self.files.get(path).map(|f| f.clone());
+            let file = SourceFile::read(path, previous.as_deref());
+            self.files.insert(path.to_path_buf(), Arc::new(file));
+        }
+        self.names
+            .entry(dir.to_path_buf())
+            .or_default()
+            .insert(name);
+        Some(self.rebuild_module(dir))
+    }
+
+    /// A file was deleted on disk. An open document of that path stays.
+    pub fn disk_deleted(&self, path: &Path) -> Option<Arc<Module>> {
+        let dir = path.parent()?;
+        if self.open.contains_key(path) {
+            return self.module(dir);
+        }
+        self.files.remove(path);
+        if let (Some(mut names), Some(name)) = (self.names.get_mut(dir), file_name(path)) {
+            names.remove(&name);
+        }
+        Some(self.rebuild_module(dir))
+    }
+
+    /// The current module of `dir`, if it was built.
+    pub fn module(&self, dir: &Path) -> Option<Arc<Module>> {
+        self.modules.get(dir).map(|m| m.clone())
+    }
+
+    /// Every module built so far.
+    pub fn modules(&self) -> Vec<Arc<Module>> {
+        let mut all: Vec<_> = self.modules.iter().map(|m| m.clone()).collect();
+        all.sort_by(|a, b| a.dir.cmp(&b.dir));
+        all
+    }
+
+    /// The parsed file at `path`, open or on disk.
+    pub fn file(&self, path: &Path) -> Option<Arc<SourceFile>> {
+        self.files.get(path).map(|f| f.clone())
+    }
+
+    /// The open document at `path`.
+    pub fn document(&self, path: &Path) -> Option<Document> {
+        self.open.get(path).map(|d| d.clone())
+    }
+
+    /// Whether `path` is open in the editor.
+    pub fn is_open(&self, path: &Path) -> bool {
+        self.open.contains_key(path)
+    }
+
+    fn reparse_open(&self, path: &Path) -> Arc<Module> {
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        if let (Some(doc), Some(name)) = (self.open.get(path), file_name(path)) {
+            let previous = self.files.get(path).map(|f| f.clone());
+            let file = SourceFile::parse(
+                path.to_path_buf(),
+                doc.text().into(),
+                Some(doc.version()),
+                previous.as_deref(),
+            );
+            drop(doc);
+            self.files.insert(path.to_path_buf(), Arc::new(file));
+            self.names.entry(dir.clone()).or_default().insert(name);
+        }
+        self.rebuild_module(&dir)
+    }
+
+    /// Rebuilds the module of `dir` from the parsed files; cheap, and serialised so that
+    /// a slower rebuild never replaces a newer one.
+    fn rebuild_module(&self, dir: &Path) -> Arc<Module> {
+        let _guard = self.rebuild.lock().unwrap_or_else(|e| e.into_inner());
+        let names: Vec<String> = self
+            .names
+            .get(dir)
+            .map(|n| n.iter().cloned().collect())
+            .unwrap_or_default();
+        let forced = self.dialect.read().ok().and_then(|d| *d);
+        let dialect = forced.unwrap_or_else(|| Dialect::detect(names.iter().map(String::as_str)));
+        let files = FileSet::from_names(&names, dialect);
+        let sources = files
+            .in_load_order()
+            .filter_map(|name| self.files.get(&dir.join(name)).map(|f| f.clone()))
+            .collect();
+        let module = Arc::new(Module {
+            dir: dir.to_path_buf(),
+            dialect,
+            files,
+            sources,
+            revision: self.revision.fetch_add(1, Ordering::Relaxed) + 1,
+        });
+        self.modules.insert(dir.to_path_buf(), module.clone());
+        module
+    }
+}
+
+/// Whether a file name is a configuration file in some dialect.
+pub fn is_config_name(name: &str) -> bool {
+    classify(name, Dialect::OpenTofu).is_some()
+}
+
+fn file_name(path: &Path) -> Option<String> {
+    path.file_name()?.to_str().map(str::to_string)
+}
+
+/// Why a workspace operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    /// A change arrived for a document that was never opened.
+    #[error("{0} is not open")]
+    NotOpen(PathBuf),
+    /// An edit did not fit the document.
+    #[error("cannot apply edit to {path}: {source}")]
+    Edit {
+        /// The document.
+        path: PathBuf,
+        /// What was wrong.
+        source: TextError,
+    },
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,187 @@
+use super::*;
+use crate::text::Position;
+
+fn temp_module(files: &[(&str, &str)]) -> tempdir::Dir {
+    let dir = tempdir::Dir::new();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+/// A throwaway directory removed on drop (std only, to keep dependencies small).
+mod tempdir {
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    pub struct Dir(PathBuf);
+
+    impl Dir {
+        pub fn new() -> Self {
+            static N: AtomicU32 = AtomicU32::new(0);
+            let path = std::env::temp_dir().join(format!(
+                "strata-ws-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::create_dir_all(&path).unwrap();
+            Self(path)
+        }
+
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn names(module: &Module) -> Vec<&str> {
+    module.sources.iter().map(|s| s.name()).collect()
+}
+
+#[test]
+fn index_reads_config_files_in_load_order() {
+    let dir = temp_module(&[
+        ("main.tf", "variable \"a\" {}\n"),
+        ("override.tf", "variable \"a\" { default = 1 }\n"),
+        ("a.tf.json", "{}"),
+        ("notes.txt", "x"),
+        ("terraform.tfvars", "a = 1"),
+    ]);
+    let ws = Workspace::new();
+    let module = ws.index_dir(dir.path());
+    assert_eq!(names(&module), vec!["a.tf.json", "main.tf", "override.tf"]);
+    assert_eq!(module.dialect, Dialect::Terraform);
+}
+
+#[test]
+fn open_document_wins_over_disk_until_closed() {
+    let dir = temp_module(&[("main.tf", "variable \"disk\" {}\n")]);
+    let ws = Workspace::new();
+    ws.index_dir(dir.path());
+    let path = dir.path().join("main.tf");
+    let module = ws.open_document(&path, "variable \"editor\" {}\n", 1);
+    let label = |m: &Module| {
+        m.sources[0].syntax.body.blocks[0]
+            .label(0)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(label(&module), "editor");
+    // A change on disk does not override the open document.
+    std::fs::write(&path, "variable \"disk2\" {}\n").unwrap();
+    let module = ws.disk_changed(&path).unwrap();
+    assert_eq!(label(&module), "editor");
+    let module = ws.close_document(&path).unwrap();
+    assert_eq!(label(&module), "disk2");
+}
+
+#[test]
+fn incremental_change_reparses_and_keeps_version() {
+    let dir = temp_module(&[]);
+    let ws = Workspace::new();
+    let path = dir.path().join("main.tf");
+    ws.open_document(&path, "variable \"a\" {}\n", 1);
+    let change = TextChange {
+        range: Some((
+            Position {
+                line: 0,
+                column: 10,
+            },
+            Position {
+                line: 0,
+                column: 11,
+            },
+        )),
+        text: "b".into(),
+    };
+    let module = ws
+        .change_document(&path, &[change], 2, PositionEncoding::Utf16)
+        .unwrap();
+    assert_eq!(module.sources[0].version, Some(2));
+    assert_eq!(module.sources[0].syntax.body.blocks[0].label(0), Some("b"));
+    assert!(ws
+        .change_document(&dir.path().join("x.tf"), &[], 1, PositionEncoding::Utf16)
+        .is_err());
+}
+
+#[test]
+fn files_created_and_deleted_on_disk_update_the_module() {
+    let dir = temp_module(&[("main.tf", "")]);
+    let ws = Workspace::new();
+    ws.index_dir(dir.path());
+    let extra = dir.path().join("x_override.tf");
+    std::fs::write(&extra, "").unwrap();
+    let module = ws.disk_changed(&extra).unwrap();
+    assert_eq!(module.files.overrides, vec!["x_override.tf"]);
+    std::fs::remove_file(&extra).unwrap();
+    let module = ws.disk_deleted(&extra).unwrap();
+    assert!(module.files.overrides.is_empty());
+    assert_eq!(names(&module), vec!["main.tf"]);
+}
+
+#[test]
+fn a_tofu_file_switches_the_module_to_opentofu() {
+    let dir = temp_module(&[("a.tf", ""), ("a.tofu", "")]);
+    let ws = Workspace::new();
+    let module = ws.index_dir(dir.path());
+    assert_eq!(module.dialect, Dialect::OpenTofu);
+    assert_eq!(names(&module), vec!["a.tofu"]);
+    ws.set_dialect(Some(Dialect::Terraform));
+    let module = ws.module(dir.path()).unwrap();
+    assert_eq!(names(&module), vec!["a.tf"]);
+}
+
+#[test]
+fn unreadable_file_is_an_error_not_a_crash() {
+    let dir = temp_module(&[]);
+    std::fs::write(dir.path().join("bad.tf"), [0xff, 0xfe, 0x00]).unwrap();
+    let ws = Workspace::new();
+    let module = ws.index_dir(dir.path());
+    let diag = &module.sources[0].syntax.diagnostics[0];
+    assert_eq!(diag.summary, "Failed to read file");
+    assert!(diag.detail.contains("UTF-8"));
+}
+
+#[test]
+fn broken_edit_keeps_last_good_tree() {
+    let dir = temp_module(&[]);
+    let ws = Workspace::new();
+    let path = dir.path().join("main.tf");
+    ws.open_document(&path, "variable \"a\" {\n  default = 1\n}\n", 1);
+    let module = ws.open_document(&path, "variable \"a {\n  default = 1\n}\n", 2);
+    let file = &module.sources[0];
+    assert!(file.syntax.has_errors());
+    assert!(file.syntax.body.blocks[0].stale);
+    assert!(file.last_good.is_some());
+}
+
+#[test]
+fn discovery_skips_tool_directories() {
+    let dir = temp_module(&[
+        ("main.tf", ""),
+        ("modules/a/main.tf", ""),
+        ("modules/b/readme.md", ""),
+        (".terraform/modules/x/main.tf", ""),
+        (".git/x.tf", ""),
+        ("live/.terragrunt-cache/y/main.tf", ""),
+    ]);
+    let found = discover_modules(dir.path());
+    let rel: Vec<_> = found
+        .iter()
+        .map(|p| {
+            p.strip_prefix(dir.path())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(rel, vec!["", "modules/a"]);
+}
