@@ -450,7 +450,7 @@ pub(super) fn body_open(text: &str, range: Range<usize>) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn spans<'a>(text: &'a str) -> Vec<&'a str> {
+    fn spans(text: &str) -> Vec<&str> {
         items(text, 0..text.len())
             .into_iter()
             .map(|i| &text[i.span])

@@ -185,3 +185,47 @@ pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests;
+
+/// Terraform's way of naming a place in a file: 1-based line and column (columns count
+/// Unicode scalar values) and the 0-based byte offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct SourcePos {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// 0-based byte offset.
+    pub byte: usize,
+}
+
+/// Converts byte offsets of one text into [`SourcePos`]; build once per file.
+pub struct SourcePositions {
+    rope: Rope,
+}
+
+impl SourcePositions {
+    /// Prepares conversions for `text`.
+    pub fn new(text: &str) -> Self {
+        Self {
+            rope: Rope::from_str(text),
+        }
+    }
+
+    /// The position of byte `offset`.
+    pub fn at(&self, offset: usize) -> SourcePos {
+        let p = position(&self.rope, offset, PositionEncoding::Utf32);
+        SourcePos {
+            line: p.line as usize + 1,
+            column: p.column as usize + 1,
+            byte: floor_char_boundary(&self.rope, offset),
+        }
+    }
+
+    /// The text of the 1-based line `line`, without its line break.
+    pub fn line_text(&self, line: usize) -> String {
+        match line.checked_sub(1) {
+            Some(l) if l < self.rope.len_lines() => line_content(&self.rope, l).to_string(),
+            _ => String::new(),
+        }
+    }
+}

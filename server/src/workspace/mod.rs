@@ -97,6 +97,25 @@ impl Workspace {
         self.rebuild_module(dir)
     }
 
+    /// Indexes many directories on every core; `progress` is told each one as it is done.
+    pub fn index_dirs(&self, dirs: &[PathBuf], progress: &(dyn Fn(usize) + Sync)) {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(dirs.len().max(1));
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(dir) = dirs.get(i) else { break };
+                    self.index_dir(dir);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                });
+            }
+        });
+    }
+
     /// A document opened in the editor; it wins over the file on disk until closed.
     pub fn open_document(&self, path: &Path, text: &str, version: i32) -> Arc<Module> {
         self.open

@@ -1,0 +1,34 @@
+//! Syntax diagnostics: what the parser (and file reading) found, per file.
+
+use super::{Diagnostic, Severity};
+use crate::syntax::SyntaxSeverity;
+use crate::workspace::Module;
+
+/// Code of a syntax error.
+pub const SYNTAX_ERROR: &str = "syntax-error";
+/// Code of a file that could not be read.
+pub const UNREADABLE_FILE: &str = "unreadable-file";
+/// Code of an expression Terraform accepts but Strata could not analyse.
+pub const UNANALYSED_EXPRESSION: &str = "unanalysed-expression";
+
+pub(super) fn check(module: &Module, out: &mut Vec<Diagnostic>) {
+    for source in &module.sources {
+        for d in &source.syntax.diagnostics {
+            let (severity, code) = match d.severity {
+                SyntaxSeverity::Error if d.summary == "Failed to read file" => {
+                    (Severity::Error, UNREADABLE_FILE)
+                }
+                SyntaxSeverity::Error => (Severity::Error, SYNTAX_ERROR),
+                SyntaxSeverity::Note => (Severity::Information, UNANALYSED_EXPRESSION),
+            };
+            out.push(Diagnostic {
+                severity,
+                summary: d.summary.clone(),
+                detail: d.detail.clone(),
+                path: source.path.clone(),
+                span: d.span,
+                code,
+            });
+        }
+    }
+}

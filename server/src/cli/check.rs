@@ -1,0 +1,168 @@
+//! `strata check`: diagnostics of every module under a directory, as text like
+//! `terraform validate` or as JSON in the exact shape of `terraform validate -json`.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+
+use super::Format;
+use crate::check::{check_module, Diagnostic, Severity};
+use crate::module::Dialect;
+use crate::text::{SourcePos, SourcePositions};
+use crate::workspace::{discover_modules, Workspace};
+
+/// Checks every module under `dir` and prints the result; exit status 1 when any error.
+pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitCode> {
+    let meta = std::fs::metadata(dir)
+        .with_context(|| format!("cannot read directory {}", dir.display()))?;
+    if !meta.is_dir() {
+        bail!("{} is not a directory", dir.display());
+    }
+    std::fs::read_dir(dir).with_context(|| format!("cannot read directory {}", dir.display()))?;
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", dir.display()))?;
+
+    let ws = Workspace::new();
+    ws.set_dialect(dialect);
+    let dirs = discover_modules(&dir);
+    ws.index_dirs(&dirs, &|_| {});
+    let mut diagnostics: Vec<Diagnostic> =
+        ws.modules().iter().flat_map(|m| check_module(m)).collect();
+    diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
+
+    let report = Report::new(&ws, &dir, &diagnostics);
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &report.json)?;
+            writeln!(out)?;
+        }
+        Format::Text => out.write_all(report.text().as_bytes())?,
+    }
+    Ok(if report.json.error_count > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `terraform validate -json`.
+#[derive(Debug, Serialize)]
+struct ValidateJson {
+    format_version: &'static str,
+    valid: bool,
+    error_count: usize,
+    warning_count: usize,
+    diagnostics: Vec<JsonDiagnostic>,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonDiagnostic {
+    severity: &'static str,
+    summary: String,
+    detail: String,
+    range: JsonRange,
+}
+
+#[derive(Debug, Serialize)]
+struct JsonRange {
+    filename: String,
+    start: SourcePos,
+    end: SourcePos,
+}
+
+struct Report {
+    json: ValidateJson,
+    /// The source line of each diagnostic's start, for the text format.
+    lines: Vec<(String, String)>,
+}
+
+impl Report {
+    fn new(ws: &Workspace, root: &Path, diagnostics: &[Diagnostic]) -> Self {
+        let mut positions: HashMap<PathBuf, SourcePositions> = HashMap::new();
+        let mut out = Vec::new();
+        let mut lines = Vec::new();
+        for d in diagnostics {
+            let pos = positions.entry(d.path.clone()).or_insert_with(|| {
+                let text = ws.file(&d.path).map(|f| f.text.clone()).unwrap_or_default();
+                SourcePositions::new(&text)
+            });
+            let start = pos.at(d.span.start as usize);
+            let end = pos.at(d.span.end as usize);
+            let filename = d
+                .path
+                .strip_prefix(root)
+                .unwrap_or(&d.path)
+                .to_string_lossy()
+                .into_owned();
+            lines.push((pos.line_text(start.line), block_context(ws, d)));
+            out.push(JsonDiagnostic {
+                severity: match d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Information => "info",
+                },
+                summary: d.summary.clone(),
+                detail: d.detail.clone(),
+                range: JsonRange {
+                    filename,
+                    start,
+                    end,
+                },
+            });
+        }
+        let error_count = out.iter().filter(|d| d.severity == "error").count();
+        let warning_count = out.iter().filter(|d| d.severity == "warning").count();
+        Self {
+            json: ValidateJson {
+                format_version: "1.0",
+                valid: error_count == 0,
+                error_count,
+                warning_count,
+                diagnostics: out,
+            },
+            lines,
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut s = String::new();
+        for (d, (line, context)) in self.json.diagnostics.iter().zip(&self.lines) {
+            let label = match d.severity {
+                "error" => "Error",
+                "warning" => "Warning",
+                _ => "Note",
+            };
+            s.push_str(&format!("{label}: {}\n\n", d.summary));
+            s.push_str(&format!(
+                "  on {} line {}{}:\n",
+                d.range.filename, d.range.start.line, context
+            ));
+            s.push_str(&format!("  {:>3}: {}\n\n", d.range.start.line, line));
+            s.push_str(&format!("{}\n\n", d.detail));
+        }
+        if self.json.error_count == 0 {
+            s.push_str("Success! The configuration is valid.\n");
+        }
+        s
+    }
+}
+
+/// `, in resource "a" "b"` when the diagnostic lies inside a top-level block.
+fn block_context(ws: &Workspace, d: &Diagnostic) -> String {
+    let Some(file) = ws.file(&d.path) else {
+        return String::new();
+    };
+    file.syntax
+        .body
+        .blocks
+        .iter()
+        .find(|b| b.span.contains(d.span.start as usize) && b.kind.span.start < d.span.start)
+        .map(|b| format!(", in {}", b.header()))
+        .unwrap_or_default()
+}

@@ -1,0 +1,102 @@
+//! The command line: `serve`, `check`, and the shared options. A thin face over the same
+//! analysis the language server uses.
+
+mod check;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::module::Dialect;
+
+/// Strata: Terraform and OpenTofu analysis that understands override files.
+#[derive(Debug, Parser)]
+#[command(name = "strata", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the language server over standard input and output.
+    Serve {
+        /// Accepted for editors that always pass it; stdio is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Report the configuration errors of every module under DIR.
+    Check {
+        /// The directory to check (default: the current one); sub-directories holding
+        /// modules are checked too.
+        dir: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Dialect rules to apply (default: opentofu if a module has .tofu files).
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
+    },
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable, like Terraform's own output.
+    Text,
+    /// Machine-readable, in the shape of Terraform's `-json` output.
+    Json,
+}
+
+/// `--dialect` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// HashiCorp Terraform.
+    Terraform,
+    /// OpenTofu.
+    Opentofu,
+}
+
+impl From<DialectArg> for Dialect {
+    fn from(d: DialectArg) -> Self {
+        match d {
+            DialectArg::Terraform => Dialect::Terraform,
+            DialectArg::Opentofu => Dialect::OpenTofu,
+        }
+    }
+}
+
+/// Runs the command line; errors here are usage or input errors (exit status 2).
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Serve { stdio: _ } => {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("cannot start the async runtime")?;
+            let clean = runtime.block_on(crate::lsp::serve_stdio());
+            // The thread blocked reading stdin would hold a normal runtime drop forever
+            // when the client sends `exit` but keeps stdin open.
+            runtime.shutdown_background();
+            // LSP: exit status 0 after `shutdown`, 1 when `exit` came without it.
+            Ok(if clean {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Check {
+            dir,
+            format,
+            dialect,
+        } => check::run(
+            &dir.unwrap_or_else(|| PathBuf::from(".")),
+            format,
+            dialect.map(Dialect::from),
+        ),
+    }
+}

@@ -1,0 +1,116 @@
+//! What the server tells the client it can do, and what it takes from the client's
+//! capabilities and `initializationOptions`. Only implemented features are advertised.
+
+use serde_json::Value;
+use tower_lsp_server::ls_types::*;
+
+use crate::module::Dialect;
+use crate::text::PositionEncoding;
+
+/// The outcome of negotiation.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// UTF-8 when the client offers it, else UTF-16.
+    pub encoding: PositionEncoding,
+    /// The forced dialect, from `initializationOptions.dialect`.
+    pub dialect: Option<Dialect>,
+    /// The client can register file watchers dynamically.
+    pub client_watches_files: bool,
+    /// The client shows work-done progress.
+    pub work_done_progress: bool,
+}
+
+/// Reads the client's capabilities and options.
+pub fn negotiate(params: &InitializeParams) -> Setup {
+    let caps = &params.capabilities;
+    let offered = caps
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref());
+    let encoding = if offered.is_some_and(|e| e.contains(&PositionEncodingKind::UTF8)) {
+        PositionEncoding::Utf8
+    } else {
+        PositionEncoding::Utf16
+    };
+    Setup {
+        encoding,
+        dialect: params
+            .initialization_options
+            .as_ref()
+            .and_then(dialect_setting),
+        client_watches_files: caps
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false),
+        work_done_progress: caps
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false),
+    }
+}
+
+/// `dialect` from settings, accepted at the top level or under `strata`
+/// (`{"strata": {"dialect": "opentofu"}}`, as `didChangeConfiguration` sends it).
+pub fn dialect_setting(settings: &Value) -> Option<Dialect> {
+    let value = settings
+        .get("strata")
+        .and_then(|s| s.get("dialect"))
+        .or_else(|| settings.get("dialect"))?;
+    value.as_str()?.parse().ok()
+}
+
+/// The `initialize` answer.
+pub fn result(setup: &Setup) -> InitializeResult {
+    let encoding = match setup.encoding {
+        PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
+        PositionEncoding::Utf16 => PositionEncodingKind::UTF16,
+        PositionEncoding::Utf32 => PositionEncodingKind::UTF32,
+    };
+    InitializeResult {
+        capabilities: ServerCapabilities {
+            position_encoding: Some(encoding),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                        include_text: Some(false),
+                    })),
+                    ..Default::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            ..Default::default()
+        },
+        server_info: Some(ServerInfo {
+            name: "strata".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        }),
+        offset_encoding: None,
+    }
+}
+
+/// The dynamic registration of the files whose changes on disk matter.
+pub fn file_watch_registration() -> Registration {
+    let watchers = [
+        "**/*.{tf,tf.json,tofu,tofu.json,tfvars}",
+        "**/terraform.tfstate",
+    ]
+    .into_iter()
+    .map(|glob| FileSystemWatcher {
+        glob_pattern: GlobPattern::String(glob.into()),
+        kind: None,
+    })
+    .collect();
+    Registration {
+        id: "strata-watch-files".into(),
+        method: "workspace/didChangeWatchedFiles".into(),
+        register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+            watchers,
+        })
+        .ok(),
+    }
+}

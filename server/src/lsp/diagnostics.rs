@@ -1,0 +1,63 @@
+//! Publishing a module's diagnostics: every file of the module, each tagged with the
+//! version of the text it was computed from.
+
+use std::collections::HashMap;
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
+use tower_lsp_server::Client;
+
+use super::convert;
+use super::state::State;
+use crate::check::{check_module, Diagnostic, Severity};
+use crate::workspace::{Module, Workspace};
+
+/// Publishes diagnostics for every file of `module`, unless the module was rebuilt since
+/// (the newer rebuild publishes its own). A file whose problems are gone is published
+/// empty so that they disappear.
+pub async fn publish_module(client: &Client, ws: &Workspace, state: &State, module: &Module) {
+    let current = ws.module(&module.dir);
+    if current.is_some_and(|c| c.revision != module.revision) {
+        return;
+    }
+    let encoding = state.encoding();
+    let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
+    let all = check_module(module);
+    for d in &all {
+        by_file.entry(d.path.as_path()).or_default().push(d);
+    }
+    for source in &module.sources {
+        let Some(uri) = convert::uri_of(&source.path) else {
+            continue;
+        };
+        let found = by_file.remove(source.path.as_path()).unwrap_or_default();
+        let had_some = state.set_has_diagnostics(&source.path, !found.is_empty());
+        if found.is_empty() && !had_some && !ws.is_open(&source.path) {
+            // A closed file that had and has nothing to report needs no notification.
+            continue;
+        }
+        let rope = Rope::from_str(&source.text);
+        let diagnostics = found
+            .into_iter()
+            .map(|d| to_lsp(d, &rope, encoding))
+            .collect();
+        client
+            .publish_diagnostics(uri, diagnostics, source.version)
+            .await;
+    }
+}
+
+fn to_lsp(d: &Diagnostic, rope: &Rope, encoding: crate::text::PositionEncoding) -> lsp::Diagnostic {
+    lsp::Diagnostic {
+        range: convert::range(rope, d.span, encoding),
+        severity: Some(match d.severity {
+            Severity::Error => lsp::DiagnosticSeverity::ERROR,
+            Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+            Severity::Information => lsp::DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(d.code.into())),
+        source: Some("strata".into()),
+        message: format!("{}\n\n{}", d.summary, d.detail),
+        ..Default::default()
+    }
+}

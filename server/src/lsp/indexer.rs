@@ -1,0 +1,93 @@
+//! Background indexing of every module under the workspace folders, reported with
+//! `$/progress`. Open documents never wait for it: their modules are read on `didOpen`.
+
+use std::sync::Arc;
+
+use tower_lsp_server::ls_types::ProgressToken;
+use tower_lsp_server::Client;
+use tracing::{info, warn};
+
+use super::diagnostics::publish_module;
+use super::state::State;
+use crate::workspace::{discover_modules, Workspace};
+
+/// How many modules are indexed between two progress reports.
+const BATCH: usize = 32;
+
+/// Indexes the workspace once, after `initialized`.
+pub struct Indexer {
+    /// To report progress and publish diagnostics.
+    pub client: Client,
+    /// Where modules go.
+    pub workspace: Arc<Workspace>,
+    /// Roots and client abilities.
+    pub state: Arc<State>,
+}
+
+impl Indexer {
+    /// Discovers and indexes every module, then publishes what they report.
+    pub async fn run(self) {
+        let roots = self.state.roots();
+        let dirs = match tokio::task::spawn_blocking(move || {
+            roots
+                .iter()
+                .flat_map(|r| discover_modules(r))
+                .collect::<Vec<_>>()
+        })
+        .await
+        {
+            Ok(dirs) => dirs,
+            Err(err) => {
+                warn!("module discovery failed: {err}");
+                return;
+            }
+        };
+        let progress = if self.state.work_done_progress() {
+            let token = ProgressToken::String("strata-index".into());
+            match self.client.create_work_done_progress(token.clone()).await {
+                Ok(()) => Some(
+                    self.client
+                        .progress(token, "Indexing")
+                        .with_message(format!("0/{} modules", dirs.len()))
+                        .with_percentage(0)
+                        .begin()
+                        .await,
+                ),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        let total = dirs.len().max(1);
+        let mut done = 0;
+        for batch in dirs.chunks(BATCH) {
+            let ws = self.workspace.clone();
+            done += batch.len();
+            // Modules of documents opened meanwhile are already read.
+            let batch: Vec<_> = batch
+                .iter()
+                .filter(|d| ws.module(d).is_none())
+                .cloned()
+                .collect();
+            let indexed = tokio::task::spawn_blocking(move || ws.index_dirs(&batch, &|_| {}));
+            if let Err(err) = indexed.await {
+                warn!("indexing failed: {err}");
+            }
+            if let Some(p) = &progress {
+                p.report_with_message(
+                    format!("{done}/{} modules", dirs.len()),
+                    (done * 100 / total) as u32,
+                )
+                .await;
+            }
+        }
+        for module in self.workspace.modules() {
+            publish_module(&self.client, &self.workspace, &self.state, &module).await;
+        }
+        if let Some(p) = progress {
+            p.finish_with_message(format!("{} modules", dirs.len()))
+                .await;
+        }
+        info!("indexed {} modules", dirs.len());
+    }
+}

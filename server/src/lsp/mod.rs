@@ -1,0 +1,195 @@
+//! The language server: tower-lsp-server handlers over the workspace store.
+//!
+//! Ordering invariant: every document notification applies its edit to the workspace
+//! synchronously, before the handler's first `.await`. tower-lsp-server polls handlers
+//! in arrival order, so edits are applied in the order the client sent them even though
+//! handlers run concurrently.
+
+mod capabilities;
+mod convert;
+mod diagnostics;
+mod hover;
+mod indexer;
+mod state;
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer, LspService, Server as Transport};
+use tracing::warn;
+
+use crate::workspace::Workspace;
+use state::State;
+
+/// Serves LSP over standard input and output until `exit`; returns whether `shutdown`
+/// came first (the exit status LSP asks for depends on it).
+pub async fn serve_stdio() -> bool {
+    let (service, socket) = LspService::new(Server::new);
+    let state = service.inner().state.clone();
+    Transport::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+        .serve(service)
+        .await;
+    state.shut_down()
+}
+
+/// The language server's handlers and shared state.
+pub struct Server {
+    client: Client,
+    workspace: Arc<Workspace>,
+    state: Arc<State>,
+}
+
+impl Server {
+    fn new(client: Client) -> Self {
+        Self {
+            client,
+            workspace: Arc::new(Workspace::new()),
+            state: Arc::new(State::default()),
+        }
+    }
+
+    /// Publishes the diagnostics of the module, unless a newer edit rebuilt it meanwhile.
+    async fn publish(&self, module: Arc<crate::workspace::Module>) {
+        diagnostics::publish_module(&self.client, &self.workspace, &self.state, &module).await;
+    }
+}
+
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let setup = capabilities::negotiate(&params);
+        self.state.configure(&setup, &params);
+        self.workspace.set_dialect(setup.dialect);
+        Ok(capabilities::result(&setup))
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        if self.state.client_watches_files() {
+            if let Err(err) = self
+                .client
+                .register_capability(vec![capabilities::file_watch_registration()])
+                .await
+            {
+                warn!("client refused file watching: {err}");
+            }
+        }
+        let indexer = indexer::Indexer {
+            client: self.client.clone(),
+            workspace: self.workspace.clone(),
+            state: self.state.clone(),
+        };
+        tokio::spawn(indexer.run());
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.state.mark_shut_down();
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        let Some(path) = convert::path_of(&doc.uri) else {
+            return;
+        };
+        if let Some(dir) = path.parent() {
+            if self.workspace.module(dir).is_none() {
+                // Open documents first: their module is read now, not by the indexer.
+                self.workspace.index_dir(dir);
+            }
+        }
+        let module = self.workspace.open_document(&path, &doc.text, doc.version);
+        self.publish(module).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return;
+        };
+        let changes: Vec<_> = params
+            .content_changes
+            .into_iter()
+            .map(convert::text_change)
+            .collect();
+        let result = self.workspace.change_document(
+            &path,
+            &changes,
+            params.text_document.version,
+            self.state.encoding(),
+        );
+        match result {
+            Ok(module) => self.publish(module).await,
+            Err(err) => {
+                warn!("{err}");
+                self.client
+                    .log_message(MessageType::ERROR, format!("strata: {err}"))
+                    .await;
+            }
+        }
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return;
+        };
+        // The editor's text already won; a save of a file that is not open (some clients
+        // send one after a rename) is read from disk.
+        let module = if self.workspace.is_open(&path) {
+            path.parent().and_then(|d| self.workspace.module(d))
+        } else {
+            self.workspace.disk_changed(&path)
+        };
+        if let Some(module) = module {
+            self.publish(module).await;
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return;
+        };
+        if let Some(module) = self.workspace.close_document(&path) {
+            self.publish(module).await;
+        }
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let mut touched = Vec::new();
+        for change in params.changes {
+            let Some(path) = convert::path_of(&change.uri) else {
+                continue;
+            };
+            let module = if change.typ == FileChangeType::DELETED {
+                self.workspace.disk_deleted(&path)
+            } else {
+                self.workspace.disk_changed(&path)
+            };
+            touched.extend(module);
+        }
+        touched.sort_by(|a, b| a.dir.cmp(&b.dir));
+        touched.dedup_by(|a, b| a.dir == b.dir);
+        for module in touched {
+            if let Some(current) = self.workspace.module(&module.dir) {
+                self.publish(current).await;
+            }
+        }
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let dialect = capabilities::dialect_setting(&params.settings);
+        self.workspace.set_dialect(dialect);
+        for module in self.workspace.modules() {
+            self.publish(module).await;
+        }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let at = params.text_document_position_params;
+        let Some(path) = convert::path_of(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        Ok(self
+            .workspace
+            .file(&path)
+            .and_then(|file| hover::hover(&file, at.position, self.state.encoding())))
+    }
+}

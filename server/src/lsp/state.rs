@@ -1,0 +1,90 @@
+//! What the server learnt at `initialize` and keeps for the whole session.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::RwLock;
+
+use dashmap::DashSet;
+
+use tower_lsp_server::ls_types::InitializeParams;
+
+use super::capabilities::Setup;
+use super::convert;
+use crate::text::PositionEncoding;
+
+/// Session-wide settings and flags; cheap to read from any handler.
+#[derive(Debug, Default)]
+pub struct State {
+    encoding: RwLock<PositionEncoding>,
+    roots: RwLock<Vec<PathBuf>>,
+    watch_files: AtomicBool,
+    work_done_progress: AtomicBool,
+    shut_down: AtomicBool,
+    /// Files whose last published diagnostics were not empty.
+    with_diagnostics: DashSet<PathBuf>,
+}
+
+impl State {
+    /// Records the negotiated setup and the workspace folders.
+    pub fn configure(&self, setup: &Setup, params: &InitializeParams) {
+        if let Ok(mut e) = self.encoding.write() {
+            *e = setup.encoding;
+        }
+        let mut roots: Vec<PathBuf> = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .filter_map(|f| convert::path_of(&f.uri))
+            .collect();
+        #[allow(deprecated)] // root_uri is what older clients send
+        if roots.is_empty() {
+            roots.extend(params.root_uri.as_ref().and_then(convert::path_of));
+        }
+        if let Ok(mut r) = self.roots.write() {
+            *r = roots;
+        }
+        self.watch_files
+            .store(setup.client_watches_files, Ordering::Relaxed);
+        self.work_done_progress
+            .store(setup.work_done_progress, Ordering::Relaxed);
+    }
+
+    /// The position encoding in force.
+    pub fn encoding(&self) -> PositionEncoding {
+        self.encoding.read().map(|e| *e).unwrap_or_default()
+    }
+
+    /// The workspace folders.
+    pub fn roots(&self) -> Vec<PathBuf> {
+        self.roots.read().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// Whether the client can register file watchers dynamically.
+    pub fn client_watches_files(&self) -> bool {
+        self.watch_files.load(Ordering::Relaxed)
+    }
+
+    /// Whether the client shows `$/progress`.
+    pub fn work_done_progress(&self) -> bool {
+        self.work_done_progress.load(Ordering::Relaxed)
+    }
+
+    /// `shutdown` was received.
+    pub fn mark_shut_down(&self) {
+        self.shut_down.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether `shutdown` was received.
+    pub fn shut_down(&self) -> bool {
+        self.shut_down.load(Ordering::Relaxed)
+    }
+
+    /// Records whether `path` now has diagnostics; returns whether it had some before.
+    pub fn set_has_diagnostics(&self, path: &std::path::Path, has: bool) -> bool {
+        if has {
+            !self.with_diagnostics.insert(path.to_path_buf())
+        } else {
+            self.with_diagnostics.remove(path).is_some()
+        }
+    }
+}
