@@ -11,6 +11,7 @@ mod diagnostics;
 mod hover;
 mod indexer;
 mod state;
+mod transport;
 
 use std::sync::Arc;
 
@@ -25,9 +26,12 @@ use state::State;
 /// Serves LSP over standard input and output until `exit`; returns whether `shutdown`
 /// came first (the exit status LSP asks for depends on it).
 pub async fn serve_stdio() -> bool {
-    let (service, socket) = LspService::new(Server::new);
+    let (service, socket) = LspService::build(Server::new)
+        .custom_method(transport::MALFORMED_METHOD, Server::malformed)
+        .finish();
     let state = service.inner().state.clone();
-    Transport::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+    let input = transport::guard(tokio::io::stdin());
+    Transport::new(input, tokio::io::stdout(), socket)
         .serve(service)
         .await;
     state.shut_down()
@@ -47,6 +51,13 @@ impl Server {
             workspace: Arc::new(Workspace::new()),
             state: Arc::new(State::default()),
         }
+    }
+
+    /// Answers a message the transport guard could not pass on (see `transport`).
+    async fn malformed(&self, params: serde_json::Value) -> Result<()> {
+        let mut error = tower_lsp_server::jsonrpc::Error::parse_error();
+        error.data = params.get("reason").cloned();
+        Err(error)
     }
 
     /// Publishes the diagnostics of the module, unless a newer edit rebuilt it meanwhile.

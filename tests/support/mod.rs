@@ -1,0 +1,273 @@
+//! A minimal LSP client for black-box tests: starts the real `strata serve` binary and
+//! speaks JSON-RPC over its stdin and stdout. Requests the server sends to the client
+//! (`client/registerCapability`, `window/workDoneProgress/create`) are recorded and
+//! answered with `null`. Every wait has a deadline, so a broken server fails a test
+//! instead of hanging it.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any single wait may take before the test fails.
+pub const DEADLINE: Duration = Duration::from_secs(20);
+
+/// The path of the `strata` binary built for these tests.
+pub fn strata_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_strata"))
+}
+
+/// The repository's `fixtures/` folder.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
+
+/// A `file://` URI for a path.
+pub fn uri(path: &Path) -> String {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap().join(path)
+    };
+    format!("file://{}", abs.display())
+}
+
+/// A fresh temporary directory, removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> Self {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "strata-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path).unwrap();
+        Self(path.canonicalize().unwrap())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A running server and the messages it sent that no one has looked at yet.
+pub struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    incoming: Receiver<Value>,
+    /// Notifications and server requests received while waiting for something else.
+    pub backlog: Vec<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    /// Starts `strata serve --stdio`.
+    pub fn start() -> Self {
+        let mut child = Command::new(strata_bin())
+            .args(["serve", "--stdio"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start strata serve");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(msg) = read_message(&mut reader) {
+                if tx.send(msg).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            stdin: child.stdin.take(),
+            child,
+            incoming: rx,
+            backlog: Vec::new(),
+            next_id: 1,
+        }
+    }
+
+    /// Starts a server and runs `initialize` + `initialized` with `capabilities`.
+    pub fn initialized(root: Option<&Path>, capabilities: Value) -> (Self, Value) {
+        let mut client = Self::start();
+        let mut params = json!({ "processId": null, "capabilities": capabilities });
+        if let Some(root) = root {
+            params["rootUri"] = json!(uri(root));
+            params["workspaceFolders"] = json!([{ "uri": uri(root), "name": "root" }]);
+        }
+        let result = client.request("initialize", params);
+        client.notify("initialized", json!({}));
+        (client, result)
+    }
+
+    /// Writes raw bytes as one framed message.
+    pub fn send_raw(&mut self, body: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        write!(stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+        stdin.write_all(body).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Writes bytes exactly as given, header included.
+    pub fn send_raw_with_header(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, msg: &Value) {
+        self.send_raw(msg.to_string().as_bytes());
+    }
+
+    /// Sends a notification.
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// Sends a request without waiting; returns its id.
+    pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        id
+    }
+
+    /// Sends a request and returns its result (panics on an error response).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        let response = self.response(id);
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Waits for the response to request `id` (result or error).
+    pub fn response(&mut self, id: i64) -> Value {
+        self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+    }
+
+    /// Waits for the first message matching `pred`, looking at the backlog first.
+    pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.backlog.iter().position(&pred) {
+            return self.backlog.remove(i);
+        }
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(msg) => {
+                    self.answer_server_request(&msg);
+                    if pred(&msg) {
+                        return msg;
+                    }
+                    self.backlog.push(msg);
+                }
+                Err(RecvTimeoutError::Timeout) => panic!(
+                    "no matching message within {DEADLINE:?}; backlog: {:#?}",
+                    self.backlog
+                ),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("server closed its output; backlog: {:#?}", self.backlog)
+                }
+            }
+        }
+    }
+
+    /// Waits for `textDocument/publishDiagnostics` for `uri` matching `pred`.
+    pub fn diagnostics_for(&mut self, uri: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && pred(&m["params"])
+        })["params"]
+            .clone()
+    }
+
+    fn answer_server_request(&mut self, msg: &Value) {
+        if msg.get("method").is_some() && msg.get("id").is_some() {
+            let reply = json!({ "jsonrpc": "2.0", "id": msg["id"], "result": null });
+            self.send(&reply);
+        }
+    }
+
+    /// Opens a document.
+    pub fn open(&mut self, path: &Path, text: &str, version: i32) -> String {
+        let u = uri(path);
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": {
+                "uri": u, "languageId": "terraform", "version": version, "text": text
+            }}),
+        );
+        u
+    }
+
+    /// Closes the server's stdin.
+    pub fn close_stdin(&mut self) {
+        self.stdin.take();
+    }
+
+    /// Waits up to `timeout` for the process to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            length = v.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
