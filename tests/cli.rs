@@ -64,7 +64,11 @@ fn syntax_errors_are_reported_with_file_line_column_and_byte() {
     assert_eq!(broken["range"]["start"]["column"], 11);
     let text = std::fs::read_to_string(fixtures().join("syntax-error/main.tf")).unwrap();
     let byte = broken["range"]["start"]["byte"].as_u64().unwrap() as usize;
-    assert_eq!(&text[byte..byte + 1], "=", "byte offset points at the error");
+    assert_eq!(
+        &text[byte..byte + 1],
+        "=",
+        "byte offset points at the error"
+    );
 
     let unclosed = diags
         .iter()
@@ -80,7 +84,10 @@ fn text_format_reads_like_terraform() {
     let out = strata(&["check", &fixture("syntax-error")]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Error: Unclosed configuration block"), "{text}");
+    assert!(
+        text.contains("Error: Unclosed configuration block"),
+        "{text}"
+    );
     assert!(
         text.contains("  on unclosed.tf line 1, in resource \"terraform_data\" \"open\":"),
         "{text}"
@@ -97,7 +104,11 @@ fn constructs_terraform_accepts_raise_no_error() {
     // The text format says which expression was not analysed.
     let out = strata(&["check", &fixture("hcl-quirks")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches("Note: Expression not analysed").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("Note: Expression not analysed").count(),
+        1,
+        "{text}"
+    );
     assert!(text.contains("line 17"), "{text}");
     assert!(text.contains("Success! The configuration is valid."));
 }
@@ -108,7 +119,10 @@ fn unreadable_paths_are_one_line_on_stderr_and_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("strata: cannot read directory /no/such/dir"), "{err}");
+    assert!(
+        err.starts_with("strata: cannot read directory /no/such/dir"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 
     let dir = TempDir::new("cli-file");
@@ -144,7 +158,10 @@ fn dialect_flag_decides_which_files_count() {
 fn corpus_has_no_false_syntax_errors() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     if !corpus.is_dir() {
-        eprintln!("SKIPPED corpus_has_no_false_syntax_errors: {} not found", corpus.display());
+        eprintln!(
+            "SKIPPED corpus_has_no_false_syntax_errors: {} not found",
+            corpus.display()
+        );
         return;
     }
     let out = strata(&["check", &corpus.to_string_lossy(), "--format", "json"]);
@@ -154,5 +171,9 @@ fn corpus_has_no_false_syntax_errors() {
     // The two files with a repeated object key are understood but for that expression.
     let out = strata(&["check", &corpus.to_string_lossy()]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches("Note: Expression not analysed").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("Note: Expression not analysed").count(),
+        2,
+        "{text}"
+    );
 }

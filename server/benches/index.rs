@@ -21,10 +21,14 @@ fn rss_bytes() -> u64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
-    let dir = args.first().map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-    });
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let dir = args
+        .first()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(20);
     if !dir.is_dir() {
         eprintln!("SKIPPED index benchmark: {} not found", dir.display());
