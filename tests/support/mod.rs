@@ -22,6 +22,12 @@ pub fn strata_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_strata"))
 }
 
+/// Says that a test skipped itself. Written straight to the stderr handle, which the test
+/// harness does not capture, so the line shows even when the test passes.
+pub fn skip(test: &str, reason: &str) {
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
+}
+
 /// The repository's `fixtures/` folder.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
