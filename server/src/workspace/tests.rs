@@ -1,45 +1,15 @@
 use super::*;
 use crate::text::Position;
 
-fn temp_module(files: &[(&str, &str)]) -> tempdir::Dir {
-    let dir = tempdir::Dir::new();
+#[path = "../../../tests/support/tempdir.rs"]
+mod tempdir;
+
+fn temp_module(files: &[(&str, &str)]) -> tempdir::TempDir {
+    let dir = tempdir::TempDir::new("ws");
     for (name, text) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        dir.write(name, text);
     }
     dir
-}
-
-/// A throwaway directory removed on drop (std only, to keep dependencies small).
-mod tempdir {
-    use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicU32, Ordering};
-
-    pub struct Dir(PathBuf);
-
-    impl Dir {
-        pub fn new() -> Self {
-            static N: AtomicU32 = AtomicU32::new(0);
-            let path = std::env::temp_dir().join(format!(
-                "strata-ws-{}-{}",
-                std::process::id(),
-                N.fetch_add(1, Ordering::Relaxed)
-            ));
-            std::fs::create_dir_all(&path).unwrap();
-            Self(path)
-        }
-
-        pub fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 fn names(module: &Module) -> Vec<&str> {
