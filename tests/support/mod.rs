@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod tempdir;
+#[allow(unused_imports)] // not every crate that includes this module uses it
 pub use tempdir::TempDir;
 
 /// How long any single wait may take before the test fails.
@@ -200,6 +201,11 @@ impl Client {
             }}),
         );
         u
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Closes the server's stdin.
