@@ -6,8 +6,8 @@ mod syntax;
 
 use std::path::PathBuf;
 
+use crate::module::Module;
 use crate::syntax::Span;
-use crate::workspace::Module;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

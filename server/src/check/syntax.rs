@@ -1,8 +1,8 @@
 //! Syntax diagnostics: what the parser (and file reading) found, per file.
 
 use super::{Diagnostic, Severity};
+use crate::module::Module;
 use crate::syntax::SyntaxSeverity;
-use crate::workspace::Module;
 
 /// Code of a syntax error.
 pub const SYNTAX_ERROR: &str = "syntax-error";

@@ -10,7 +10,8 @@ use tower_lsp_server::Client;
 use super::convert;
 use super::state::State;
 use crate::check::{check_module, Diagnostic, Severity};
-use crate::workspace::{Module, Workspace};
+use crate::module::Module;
+use crate::workspace::Workspace;
 
 /// Publishes diagnostics for every file of `module`, unless the module was rebuilt since
 /// (the newer rebuild publishes its own). A file whose problems are gone is published

@@ -5,9 +5,9 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, Hover, HoverContents, MarkupContent, MarkupKind};
 
 use super::convert;
+use crate::module::SourceFile;
 use crate::syntax::{Body, Span};
 use crate::text::{self, PositionEncoding};
-use crate::workspace::SourceFile;
 
 /// The hover at `position` in `file`: the attribute (`name = value`) or the header of the
 /// block under the cursor, innermost first.

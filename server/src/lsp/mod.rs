@@ -61,7 +61,7 @@ impl Server {
     }
 
     /// Publishes the diagnostics of the module, unless a newer edit rebuilt it meanwhile.
-    async fn publish(&self, module: Arc<crate::workspace::Module>) {
+    async fn publish(&self, module: Arc<crate::module::Module>) {
         diagnostics::publish_module(&self.client, &self.workspace, &self.state, &module).await;
     }
 }

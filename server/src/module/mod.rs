@@ -4,10 +4,16 @@
 //! primary files in byte order of their names, then override files in byte order. OpenTofu
 //! also reads `.tofu` files, and a `.tofu` twin hides the `.tf` file of the same stem.
 
+mod source;
+
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::syntax::Syntax;
+
+pub use source::SourceFile;
 
 /// Which tool's rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -170,6 +176,33 @@ impl FileSet {
     /// Whether the directory holds any configuration file.
     pub fn is_empty(&self) -> bool {
         self.primary.is_empty() && self.overrides.is_empty()
+    }
+}
+
+/// The configuration files of one directory, parsed, in load order.
+#[derive(Debug)]
+pub struct Module {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The dialect its files are read in.
+    pub dialect: Dialect,
+    /// Primary and override file names, in load order.
+    pub files: FileSet,
+    /// The parsed files, primary files first, in load order.
+    pub sources: Vec<Arc<SourceFile>>,
+    /// Increases every time any module of the workspace is rebuilt.
+    pub revision: u64,
+}
+
+impl Module {
+    /// The parsed file called `name`, if it belongs to the module.
+    pub fn source(&self, name: &str) -> Option<&Arc<SourceFile>> {
+        self.sources.iter().find(|s| s.name() == name)
+    }
+
+    /// Total bytes of source text.
+    pub fn source_bytes(&self) -> usize {
+        self.sources.iter().map(|s| s.text.len()).sum()
     }
 }
 

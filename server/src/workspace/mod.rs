@@ -6,7 +6,7 @@
 //! from already-parsed files under a short lock.
 
 mod discover;
-mod source;
+mod disk;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -15,38 +15,11 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use dashmap::DashMap;
 
-use crate::module::{classify, Dialect, FileSet};
+use crate::module::{classify, Dialect, FileSet, Module, SourceFile};
 use crate::text::{Document, PositionEncoding, TextChange, TextError};
 
 pub use discover::{discover_modules, is_skipped_dir};
-pub use source::{SourceFile, MAX_FILE_BYTES};
-
-/// The configuration files of one directory, parsed, in load order.
-#[derive(Debug)]
-pub struct Module {
-    /// The directory.
-    pub dir: PathBuf,
-    /// The dialect its files are read in.
-    pub dialect: Dialect,
-    /// Primary and override file names, in load order.
-    pub files: FileSet,
-    /// The parsed files, primary files first, in load order.
-    pub sources: Vec<Arc<SourceFile>>,
-    /// Increases every time any module of the workspace is rebuilt.
-    pub revision: u64,
-}
-
-impl Module {
-    /// The parsed file called `name`, if it belongs to the module.
-    pub fn source(&self, name: &str) -> Option<&Arc<SourceFile>> {
-        self.sources.iter().find(|s| s.name() == name)
-    }
-
-    /// Total bytes of source text.
-    pub fn source_bytes(&self) -> usize {
-        self.sources.iter().map(|s| s.text.len()).sum()
-    }
-}
+pub use disk::MAX_FILE_BYTES;
 
 /// Every document, file and module Strata knows of.
 #[derive(Debug, Default)]
@@ -81,12 +54,12 @@ impl Workspace {
     /// Reads every configuration file of `dir` that is not open in the editor, and builds
     /// its module.
     pub fn index_dir(&self, dir: &Path) -> Arc<Module> {
-        let names = source::config_names(dir);
+        let names = disk::config_names(dir);
         for name in &names {
             let path = dir.join(name);
             if !self.open.contains_key(&path) {
                 let previous = self.files.get(&path).map(|f| f.clone());
-                let file = SourceFile::read(&path, previous.as_deref());
+                let file = disk::read_source(&path, previous.as_deref());
                 self.files.insert(path, Arc::new(file));
             }
         }
@@ -163,7 +136,7 @@ impl Workspace {
         let name = file_name(path)?;
         if is_config_name(&name) {
             let previous = self.files.get(path).map(|f| f.clone());
-            let file = SourceFile::read(path, previous.as_deref());
+            let file = disk::read_source(path, previous.as_deref());
             self.files.insert(path.to_path_buf(), Arc::new(file));
         }
         self.names

@@ -3,12 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::module::{classify, Dialect};
+use super::{classify, Dialect};
 use crate::syntax::{self, Span, Syntax, SyntaxDiagnostic, SyntaxSeverity};
-
-/// Files larger than this are not parsed: no real configuration file comes close, and a
-/// generated monster must not stall the server.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// A parsed configuration file, immutable once built.
 #[derive(Debug)]
@@ -53,16 +49,8 @@ impl SourceFile {
         }
     }
 
-    /// Reads and parses a file from disk. A file that cannot be read, is too large or is
-    /// not UTF-8 becomes an empty file with one error saying so.
-    pub fn read(path: &Path, previous: Option<&SourceFile>) -> Self {
-        match read_text(path) {
-            Ok(text) => Self::parse(path.to_path_buf(), text.into(), None, previous),
-            Err(problem) => Self::unreadable(path, problem),
-        }
-    }
-
-    fn unreadable(path: &Path, detail: String) -> Self {
+    /// A file that could not be read: empty, with one error saying why.
+    pub fn unreadable(path: &Path, detail: String) -> Self {
         let syntax = classify(
             path.file_name().and_then(|n| n.to_str()).unwrap_or(""),
             Dialect::OpenTofu,
@@ -91,40 +79,4 @@ impl SourceFile {
     pub fn name(&self) -> &str {
         self.path.file_name().and_then(|n| n.to_str()).unwrap_or("")
     }
-}
-
-fn read_text(path: &Path) -> Result<String, String> {
-    let shown = path.display();
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("The file {shown} could not be read: {e}."))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "The file {shown} is {} bytes, larger than the {} bytes Strata reads.",
-            meta.len(),
-            MAX_FILE_BYTES
-        ));
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("The file {shown} could not be read: {e}."))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "The file {shown} is not valid UTF-8 (invalid byte at offset {}); configuration files must be UTF-8.",
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-/// The names of the files in `dir` that are configuration in some dialect.
-pub(super) fn config_names(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| super::is_config_name(n))
-        .collect();
-    names.sort();
-    names
 }

@@ -1,0 +1,54 @@
+//! Reading configuration files from disk.
+
+use std::path::Path;
+
+use crate::module::SourceFile;
+
+/// Files larger than this are not parsed: no real configuration file comes close, and a
+/// generated monster must not stall the server.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads and parses a file. A file that cannot be read, is too large or is not UTF-8
+/// becomes an empty file with one error saying so.
+pub fn read_source(path: &Path, previous: Option<&SourceFile>) -> SourceFile {
+    match read_text(path) {
+        Ok(text) => SourceFile::parse(path.to_path_buf(), text.into(), None, previous),
+        Err(problem) => SourceFile::unreadable(path, problem),
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("The file {shown} could not be read: {e}."))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "The file {shown} is {} bytes, larger than the {} bytes Strata reads.",
+            meta.len(),
+            MAX_FILE_BYTES
+        ));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("The file {shown} could not be read: {e}."))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "The file {shown} is not valid UTF-8 (invalid byte at offset {}); configuration files must be UTF-8.",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The names of the files in `dir` that are configuration in some dialect.
+pub(super) fn config_names(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| super::is_config_name(n))
+        .collect();
+    names.sort();
+    names
+}
