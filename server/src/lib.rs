@@ -3,7 +3,9 @@
 
 pub mod check;
 pub mod cli;
+pub mod eval;
 pub mod lsp;
+pub mod merge;
 pub mod module;
 pub mod syntax;
 pub mod text;

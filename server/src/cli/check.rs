@@ -17,15 +17,7 @@ use crate::workspace::{discover_modules, Workspace};
 
 /// Checks every module under `dir` and prints the result; exit status 1 when any error.
 pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitCode> {
-    let meta = std::fs::metadata(dir)
-        .with_context(|| format!("cannot read directory {}", dir.display()))?;
-    if !meta.is_dir() {
-        bail!("{} is not a directory", dir.display());
-    }
-    std::fs::read_dir(dir).with_context(|| format!("cannot read directory {}", dir.display()))?;
-    let dir = dir
-        .canonicalize()
-        .with_context(|| format!("cannot resolve {}", dir.display()))?;
+    let dir = readable_dir(dir)?;
 
     let ws = Workspace::new();
     ws.set_dialect(dialect);
@@ -49,6 +41,18 @@ pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitC
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `dir` made absolute, or an error saying why it cannot be read as a directory.
+pub fn readable_dir(dir: &Path) -> Result<std::path::PathBuf> {
+    let meta = std::fs::metadata(dir)
+        .with_context(|| format!("cannot read directory {}", dir.display()))?;
+    if !meta.is_dir() {
+        bail!("{} is not a directory", dir.display());
+    }
+    std::fs::read_dir(dir).with_context(|| format!("cannot read directory {}", dir.display()))?;
+    dir.canonicalize()
+        .with_context(|| format!("cannot resolve {}", dir.display()))
 }
 
 /// `terraform validate -json`.

@@ -2,6 +2,7 @@
 //! analysis the language server uses.
 
 mod check;
+mod merged;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,6 +39,17 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Dialect rules to apply (default: opentofu if a module has .tofu files).
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
+    },
+    /// Print the effective configuration of the module in DIR, overrides merged.
+    Merged {
+        /// The module directory (default: the current one).
+        dir: Option<PathBuf>,
+        /// Output format: HCL with origin comments, or JSON like `terraform show -json`.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Dialect rules to apply (default: opentofu if the module has .tofu files).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
     },
@@ -94,6 +106,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             format,
             dialect,
         } => check::run(
+            &dir.unwrap_or_else(|| PathBuf::from(".")),
+            format,
+            dialect.map(Dialect::from),
+        ),
+        Command::Merged {
+            dir,
+            format,
+            dialect,
+        } => merged::run(
             &dir.unwrap_or_else(|| PathBuf::from(".")),
             format,
             dialect.map(Dialect::from),

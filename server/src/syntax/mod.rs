@@ -350,5 +350,23 @@ pub fn parse(text: &str, syntax: Syntax, previous: Option<&File>) -> File {
     }
 }
 
+/// A JSON-syntax string read as HCL reads it in expression position: a template, whose
+/// `${...}` interpolations are expressions. `None` for strings without any, or that do not
+/// parse. Spans are offsets into the file, approximate where the string has escapes.
+pub fn json_string_template(value: &JsonValue) -> Option<Expr> {
+    let JsonKind::String(s) = &value.kind else {
+        return None;
+    };
+    if !s.contains("${") && !s.contains("%{") {
+        return None;
+    }
+    let template = hcl_edit::parser::parse_template(s).ok()?;
+    let parts = native::Converter::new(value.span.start as usize + 1).template_parts(template);
+    Some(Expr {
+        span: value.span,
+        kind: ExprKind::Template(parts),
+    })
+}
+
 #[cfg(test)]
 mod tests;

@@ -186,6 +186,11 @@ impl Converter {
         Expr { span, kind }
     }
 
+    /// The parts of a template parsed on its own (a JSON string's content).
+    pub(super) fn template_parts(&self, template: Template) -> Vec<TemplatePart> {
+        self.template(template)
+    }
+
     fn template(&self, template: Template) -> Vec<TemplatePart> {
         template
             .into_iter()
