@@ -2,6 +2,7 @@
 //! analysis the language server uses.
 
 mod check;
+mod configuration;
 mod merged;
 
 use std::path::PathBuf;
