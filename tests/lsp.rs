@@ -35,8 +35,19 @@ fn initialize_advertises_only_what_works() {
     let advertised: Vec<&String> = caps.as_object().unwrap().keys().collect();
     assert_eq!(
         advertised,
-        vec!["hoverProvider", "positionEncoding", "textDocumentSync"],
+        vec![
+            "codeLensProvider",
+            "definitionProvider",
+            "executeCommandProvider",
+            "hoverProvider",
+            "positionEncoding",
+            "textDocumentSync"
+        ],
         "nothing unimplemented is advertised"
+    );
+    assert_eq!(
+        caps["executeCommandProvider"]["commands"],
+        json!(["strata.mergedBlock", "strata.showOverride"])
     );
 }
 

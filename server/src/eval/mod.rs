@@ -5,4 +5,4 @@ mod constant;
 mod references;
 
 pub use constant::constant;
-pub use references::{references, Reference};
+pub use references::{reference_at, references, Reference};

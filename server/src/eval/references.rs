@@ -34,6 +34,22 @@ impl Reference {
     }
 }
 
+/// The reference whose traversal contains `offset`, among the expressions of `body` and
+/// every block nested in it.
+pub fn reference_at(body: &crate::syntax::Body, offset: usize) -> Option<Reference> {
+    for a in &body.attributes {
+        if a.expr.span.contains(offset) {
+            return references(&a.expr)
+                .into_iter()
+                .find(|r| r.span.contains(offset));
+        }
+    }
+    body.blocks
+        .iter()
+        .filter(|b| b.span.contains(offset))
+        .find_map(|b| reference_at(&b.body, offset))
+}
+
 /// Every reference in `expr`, in source order.
 pub fn references(expr: &Expr) -> Vec<Reference> {
     let mut walker = Walker::default();

@@ -83,6 +83,17 @@ pub fn result(setup: &Setup) -> InitializeResult {
                 },
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            code_lens_provider: Some(CodeLensOptions {
+                resolve_provider: Some(false),
+            }),
+            definition_provider: Some(OneOf::Left(true)),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: vec![
+                    super::navigation::MERGED_BLOCK.into(),
+                    super::navigation::SHOW_OVERRIDE.into(),
+                ],
+                ..Default::default()
+            }),
             ..Default::default()
         },
         server_info: Some(ServerInfo {

@@ -1,60 +1,224 @@
-//! Hover: what the syntax node under the cursor is, as written. (The effective merged
-//! block replaces this once override merging exists.)
+//! Hover, answered from the cached merged model:
+//! - on a block header (primary or override file): the effective block as HCL, every
+//!   overridden piece marked with its origin, and the files that contribute to it;
+//! - on an argument or nested block of a block: whether it is in effect, or what replaced
+//!   it and where;
+//! - on a reference (`var.x`, `local.y`, `module.m`, `data.t.n`, `t.n`): the effective
+//!   definition it refers to.
+//!
+//! Where there is no merged object (a syntax-only position), the node under the cursor is
+//! shown as written.
+
+use std::path::Path;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, Hover, HoverContents, MarkupContent, MarkupKind};
 
 use super::convert;
+use super::navigation::referenced_object;
+use crate::eval::reference_at;
+use crate::merge::{
+    effective_block_type, header_span, render::render_object, FileIndex, MergedModule, ObjectRef,
+    Origin,
+};
 use crate::module::SourceFile;
-use crate::syntax::{Body, Span};
+use crate::syntax::{Attribute, Block, Body, Span};
 use crate::text::{self, PositionEncoding};
+use crate::workspace::Workspace;
 
-/// The hover at `position` in `file`: the attribute (`name = value`) or the header of the
-/// block under the cursor, innermost first.
+/// The hover at `position` in the file at `path`.
 pub fn hover(
-    file: &SourceFile,
+    ws: &Workspace,
+    path: &Path,
     position: lsp::Position,
     encoding: PositionEncoding,
 ) -> Option<Hover> {
+    let merged = path.parent().and_then(|d| ws.merged(d));
+    let in_module = merged
+        .as_ref()
+        .and_then(|m| Some((m.clone(), m.file_index(path)?)));
+    let file = match &in_module {
+        Some((m, fi)) => m.files[*fi as usize].clone(),
+        None => ws.file(path)?,
+    };
     let rope = Rope::from_str(&file.text);
     let offset = text::byte_offset(&rope, convert::position_in(position), encoding);
-    let (span, shown) = node_at(&file.syntax.body, &file.text, offset)?;
-    let value = format!("```hcl\n{shown}\n```\n\n*{}*", file.name());
+    let (span, markdown) = in_module
+        .and_then(|(m, fi)| {
+            reference_hover(&m, &file, offset).or_else(|| object_hover(&m, fi, &file, offset))
+        })
+        .or_else(|| syntax_hover(&file, offset))?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value,
+            value: markdown,
         }),
         range: Some(convert::range(&rope, span, encoding)),
     })
 }
 
-fn node_at(body: &Body, text: &str, offset: usize) -> Option<(Span, String)> {
-    for attr in &body.attributes {
-        if attr.span.contains(offset) {
-            return Some((attr.span, slice(text, attr.span)));
-        }
-    }
-    for block in &body.blocks {
-        if !block.span.contains(offset) || block.stale {
-            continue;
-        }
-        if let Some(inner) = node_at(&block.body, text, offset) {
-            return Some(inner);
-        }
-        let header_end = block
-            .labels
-            .last()
-            .map_or(block.kind.span.end, |l| l.span.end);
-        let header = Span {
-            start: block.kind.span.start,
-            end: header_end,
-        };
-        return Some((header, block.header()));
-    }
-    None
+fn code(text: &str) -> String {
+    format!("```hcl\n{}\n```", text.trim_end())
 }
 
-fn slice(text: &str, span: Span) -> String {
-    text.get(span.range()).unwrap_or_default().to_string()
+/// The effective definition of the reference under the cursor.
+fn reference_hover(m: &MergedModule, file: &SourceFile, offset: usize) -> Option<(Span, String)> {
+    let reference = reference_at(&file.syntax.body, offset)?;
+    let object = referenced_object(m, &reference)?;
+    Some((reference.span, effective_block(m, object)))
+}
+
+/// The effective block with the list of the files it is assembled from.
+fn effective_block(m: &MergedModule, object: ObjectRef<'_>) -> String {
+    let p = object.provenance();
+    let mut out = code(&render_object(m, object));
+    out.push_str(&format!("\n\nDeclared in `{}`", m.describe(p.decl)));
+    if !p.overrides.is_empty() {
+        let list: Vec<String> = p
+            .overrides
+            .iter()
+            .map(|o| format!("`{}`", m.describe(*o)))
+            .collect();
+        out.push_str(&format!("; overridden by {}", list.join(", ")));
+    }
+    out
+}
+
+fn object_hover(
+    m: &MergedModule,
+    fi: FileIndex,
+    file: &SourceFile,
+    offset: usize,
+) -> Option<(Span, String)> {
+    let object = m.object_at(fi, offset)?;
+    if let ObjectRef::Local(l) = object {
+        let span = if l.provenance.decl.file == fi {
+            l.provenance.decl_span
+        } else {
+            Span::new(offset, offset)
+        };
+        return Some((span, effective_block(m, object)));
+    }
+    let block = file
+        .syntax
+        .body
+        .blocks
+        .iter()
+        .find(|b| b.span.contains(offset))?;
+    let header = header_span(block);
+    if header.contains(offset) {
+        return Some((header, effective_block(m, object)));
+    }
+    piece_hover(m, object, fi, &block.body, offset, false)
+}
+
+/// An argument or nested block of one of the object's blocks: in effect, or replaced.
+fn piece_hover(
+    m: &MergedModule,
+    object: ObjectRef<'_>,
+    fi: FileIndex,
+    body: &Body,
+    offset: usize,
+    in_lifecycle: bool,
+) -> Option<(Span, String)> {
+    if let Some(a) = body.attributes.iter().find(|a| a.span.contains(offset)) {
+        return Some((a.span, attribute_status(m, object, fi, a, in_lifecycle)));
+    }
+    let nested = body.blocks.iter().find(|b| b.span.contains(offset))?;
+    if &*nested.kind.name == "lifecycle" && !in_lifecycle {
+        if let Some(inner) = piece_hover(m, object, fi, &nested.body, offset, true) {
+            return Some(inner);
+        }
+    }
+    Some((header_span(nested), block_status(m, object, fi, nested)))
+}
+
+fn attribute_status(
+    m: &MergedModule,
+    object: ObjectRef<'_>,
+    fi: FileIndex,
+    a: &Attribute,
+    in_lifecycle: bool,
+) -> String {
+    let here = Origin {
+        file: fi,
+        span: a.span,
+    };
+    match object.effective_attribute(&a.name.name, in_lifecycle) {
+        Some(eff) if eff.origin() == here => {
+            format!("{}\n\nIn effect.", code(&source(m, here)))
+        }
+        Some(eff) => format!(
+            "**Overridden.** The value in effect comes from `{}`:\n\n{}",
+            m.describe(eff.origin()),
+            code(&source(m, eff.origin()))
+        ),
+        None => format!(
+            "{}\n\n**Not in effect**: Terraform does not apply this argument from an override file.",
+            code(&source(m, here))
+        ),
+    }
+}
+
+fn block_status(m: &MergedModule, object: ObjectRef<'_>, fi: FileIndex, b: &Block) -> String {
+    let kind = effective_block_type(b);
+    let effective = object.effective_blocks(kind);
+    if effective
+        .iter()
+        .any(|n| n.file == fi && n.block.span == b.span)
+        || effective.is_empty()
+    {
+        return format!("{}\n\nIn effect.", code(&b.header()));
+    }
+    let origins: Vec<String> = effective
+        .iter()
+        .map(|n| format!("`{}`", m.describe(n.header_origin())))
+        .collect();
+    let texts: Vec<String> = effective
+        .iter()
+        .map(|n| {
+            source(
+                m,
+                Origin {
+                    file: n.file,
+                    span: n.block.span,
+                },
+            )
+        })
+        .collect();
+    format!(
+        "**Replaced.** Every `{kind}` block here is replaced by the one(s) from {}:\n\n{}",
+        origins.join(", "),
+        code(&texts.join("\n"))
+    )
+}
+
+fn source(m: &MergedModule, origin: Origin) -> String {
+    m.file(origin.file)
+        .text
+        .get(origin.span.range())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The attribute, or the header of the block, under the cursor, as written.
+fn syntax_hover(file: &SourceFile, offset: usize) -> Option<(Span, String)> {
+    fn node_at(body: &Body, text: &str, offset: usize) -> Option<(Span, String)> {
+        for attr in &body.attributes {
+            if attr.span.contains(offset) {
+                return Some((
+                    attr.span,
+                    code(text.get(attr.span.range()).unwrap_or_default()),
+                ));
+            }
+        }
+        let block = body
+            .blocks
+            .iter()
+            .find(|b| b.span.contains(offset) && !b.stale)?;
+        node_at(&block.body, text, offset)
+            .or_else(|| Some((header_span(block), code(&block.header()))))
+    }
+    let (span, text) = node_at(&file.syntax.body, &file.text, offset)?;
+    Some((span, format!("{text}\n\n*{}*", file.name())))
 }

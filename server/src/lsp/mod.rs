@@ -10,6 +10,7 @@ mod convert;
 mod diagnostics;
 mod hover;
 mod indexer;
+mod navigation;
 mod state;
 mod transport;
 
@@ -198,9 +199,78 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&at.text_document.uri) else {
             return Ok(None);
         };
-        Ok(self
-            .workspace
-            .file(&path)
-            .and_then(|file| hover::hover(&file, at.position, self.state.encoding())))
+        Ok(hover::hover(
+            &self.workspace,
+            &path,
+            at.position,
+            self.state.encoding(),
+        ))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        Ok(Some(navigation::code_lenses(
+            &self.workspace,
+            &path,
+            self.state.encoding(),
+        )))
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let at = params.text_document_position_params;
+        let Some(path) = convert::path_of(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        Ok(navigation::definition(
+            &self.workspace,
+            &path,
+            at.position,
+            self.state.encoding(),
+        ))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        let argument = params.arguments.into_iter().next().unwrap_or_default();
+        let invalid = |e: serde_json::Error| {
+            tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+                "{}: expected one object argument: {e}",
+                params.command
+            ))
+        };
+        match params.command.as_str() {
+            navigation::MERGED_BLOCK => {
+                let args: navigation::PositionArgs =
+                    serde_json::from_value(argument).map_err(invalid)?;
+                Ok(Some(navigation::merged_block(
+                    &self.workspace,
+                    &args,
+                    self.state.encoding(),
+                )))
+            }
+            navigation::SHOW_OVERRIDE => {
+                let target: Location = serde_json::from_value(argument).map_err(invalid)?;
+                let shown = self
+                    .client
+                    .show_document(ShowDocumentParams {
+                        uri: target.uri,
+                        external: Some(false),
+                        take_focus: Some(true),
+                        selection: Some(target.range),
+                    })
+                    .await;
+                if let Err(err) = shown {
+                    warn!("client could not show the override: {err}");
+                }
+                Ok(None)
+            }
+            other => Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+                "unknown command {other}"
+            ))),
+        }
     }
 }

@@ -2,8 +2,8 @@
 //! definition) and for rendering.
 
 use super::{
-    FileIndex, Local, MergedModule, ModuleCall, Output, Provenance, Provider, Resource,
-    TerraformSettings, Variable,
+    Attr, FileIndex, Local, MergedModule, Mode, ModuleCall, Nested, Output, Provenance, Provider,
+    Resource, ResourceKey, TerraformSettings, Variable,
 };
 
 /// One merged object of a module.
@@ -115,8 +115,102 @@ impl MergedModule {
             .map(|b| b.span)
     }
 
+    /// The object a reference's subject names (`var.x`, `local.y`, `module.m`,
+    /// `module.m.out`, `data.t.n`, `t.n[0]`, ...); a module output resolves to its call.
+    pub fn resolve(&self, subject: &str) -> Option<ObjectRef<'_>> {
+        let keyless = strip_keys(subject);
+        let parts: Vec<&str> = keyless.split('.').collect();
+        match parts.as_slice() {
+            ["var", name] => self.variables.get(*name).map(ObjectRef::Variable),
+            ["local", name] => self.locals.get(*name).map(ObjectRef::Local),
+            ["module", name, ..] => self.module_calls.get(*name).map(ObjectRef::ModuleCall),
+            [mode @ ("data" | "ephemeral"), type_name, name] => {
+                let mode = if *mode == "data" {
+                    Mode::Data
+                } else {
+                    Mode::Ephemeral
+                };
+                self.resource(mode, type_name, name)
+            }
+            [type_name, name] => self.resource(Mode::Managed, type_name, name),
+            _ => None,
+        }
+    }
+
+    fn resource(&self, mode: Mode, type_name: &str, name: &str) -> Option<ObjectRef<'_>> {
+        let key = ResourceKey {
+            mode,
+            type_name: type_name.to_string(),
+            name: name.to_string(),
+        };
+        self.resources.get(&key).map(ObjectRef::Resource)
+    }
+
     /// The `terraform` settings, as an object-like view for rendering.
     pub fn terraform_settings(&self) -> &TerraformSettings {
         &self.terraform
+    }
+}
+
+/// `aws_instance.a[0]` → `aws_instance.a`: instance keys do not name a different object.
+fn strip_keys(subject: &str) -> String {
+    let mut out = String::with_capacity(subject.len());
+    let mut depth = 0;
+    for ch in subject.chars() {
+        match ch {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ if depth == 0 => out.push(ch),
+            _ => {}
+        }
+    }
+    out
+}
+
+impl<'a> ObjectRef<'a> {
+    /// The effective argument `name` of the object, wherever it came from: what an
+    /// argument written in one of its blocks turned into after merging. `in_lifecycle`
+    /// looks in the resource's `lifecycle` settings.
+    pub fn effective_attribute(self, name: &str, in_lifecycle: bool) -> Option<&'a Attr> {
+        let pick = |list: &[&'a Option<Attr>]| {
+            list.iter()
+                .filter_map(|a| a.as_ref())
+                .find(|a| &*a.attr.name.name == name)
+        };
+        match self {
+            ObjectRef::Resource(r) if in_lifecycle => {
+                r.lifecycle.settings().find(|a| &*a.attr.name.name == name)
+            }
+            ObjectRef::Resource(r) => pick(&[&r.count, &r.for_each, &r.provider, &r.depends_on])
+                .or_else(|| r.config.attribute(name)),
+            ObjectRef::Variable(v) => v.settings().find(|a| &*a.attr.name.name == name),
+            ObjectRef::Output(o) => o.settings().find(|a| &*a.attr.name.name == name),
+            ObjectRef::ModuleCall(c) => pick(&[&c.depends_on])
+                .or_else(|| c.settings().find(|a| &*a.attr.name.name == name))
+                .or_else(|| c.arguments.attribute(name)),
+            ObjectRef::Provider(p) => {
+                pick(&[&p.alias_attr, &p.version]).or_else(|| p.config.attribute(name))
+            }
+            ObjectRef::Local(l) => (&*l.value.attr.name.name == name).then_some(&l.value),
+        }
+    }
+
+    /// The effective nested blocks that a block of type `block_type` written in one of
+    /// the object's blocks competes with (a `dynamic "X"` counts as type X).
+    pub fn effective_blocks(self, block_type: &str) -> Vec<&'a Nested> {
+        let body = match self {
+            ObjectRef::Resource(r) => match block_type {
+                "connection" => return r.connection.iter().collect(),
+                "provisioner" => return r.provisioners.iter().collect(),
+                _ => &r.config,
+            },
+            ObjectRef::ModuleCall(c) => &c.arguments,
+            ObjectRef::Provider(p) => &p.config,
+            _ => return Vec::new(),
+        };
+        body.blocks
+            .iter()
+            .filter(|b| super::effective_block_type(&b.block) == block_type)
+            .collect()
     }
 }

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use dashmap::DashMap;
 
+use crate::merge::{merge, MergedModule};
 use crate::module::{classify, Dialect, FileSet, Module, SourceFile};
 use crate::text::{Document, PositionEncoding, TextChange, TextError};
 
@@ -29,6 +30,8 @@ pub struct Workspace {
     /// The file names seen in each directory, configuration or not, that may matter.
     names: DashMap<PathBuf, BTreeSet<String>>,
     modules: DashMap<PathBuf, Arc<Module>>,
+    /// The merged model of each module, tagged with the module revision it was built from.
+    merged: DashMap<PathBuf, (u64, Arc<MergedModule>)>,
     dialect: RwLock<Option<Dialect>>,
     revision: AtomicU64,
     rebuild: Mutex<()>,
@@ -162,6 +165,21 @@ impl Workspace {
     /// The current module of `dir`, if it was built.
     pub fn module(&self, dir: &Path) -> Option<Arc<Module>> {
         self.modules.get(dir).map(|m| m.clone())
+    }
+
+    /// The merged model of the module of `dir`, merged at most once per module revision:
+    /// requests read the cached model and only the first after an edit merges.
+    pub fn merged(&self, dir: &Path) -> Option<Arc<MergedModule>> {
+        let module = self.module(dir)?;
+        if let Some(entry) = self.merged.get(dir) {
+            if entry.0 == module.revision {
+                return Some(entry.1.clone());
+            }
+        }
+        let merged = Arc::new(merge(&module));
+        self.merged
+            .insert(dir.to_path_buf(), (module.revision, merged.clone()));
+        Some(merged)
     }
 
     /// Every module built so far.
