@@ -6,7 +6,7 @@ mod support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use support::{fixtures, uri, Client, TempDir};
+use support::{fixtures, Client, TempDir};
 
 /// The zero-based line and column of the first occurrence of `needle` in `text`.
 fn find(text: &str, needle: &str) -> (u32, u32) {
