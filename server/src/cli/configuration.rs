@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
@@ -129,8 +130,8 @@ fn repetition(entry: &mut Map<String, Value>, count: &Option<Attr>, for_each: &O
 /// The expressions of a body: attributes, nested blocks as arrays of objects, and
 /// `dynamic` blocks under the `dynamic` key (Strata's extension; Terraform drops them).
 fn body_expressions<'a>(
-    attributes: impl Iterator<Item = &'a crate::syntax::Attribute>,
-    blocks: impl Iterator<Item = &'a Block>,
+    attributes: impl Iterator<Item = &'a Arc<crate::syntax::Attribute>>,
+    blocks: impl Iterator<Item = &'a Arc<Block>>,
 ) -> Map<String, Value> {
     let mut out = Map::new();
     for a in attributes {

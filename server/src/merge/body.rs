@@ -2,6 +2,8 @@
 //! block type (a `dynamic "X"` counting as type X) replaces every base block of that type.
 
 use super::{attr, nested, Attr, FileIndex, Nested};
+use std::sync::Arc;
+
 use crate::syntax::{Block, Body};
 
 /// The effective arguments and nested blocks of a body.
@@ -48,7 +50,7 @@ impl MergedBody {
                 None => self.attributes.push(attr(file, a)),
             }
         }
-        let incoming: Vec<&Block> = body
+        let incoming: Vec<&Arc<Block>> = body
             .blocks
             .iter()
             .filter(|b| !skip.contains(&&*b.kind.name))

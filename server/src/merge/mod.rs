@@ -42,8 +42,8 @@ pub struct Origin {
 /// An attribute as it stands in the effective configuration, with its file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attr {
-    /// The attribute as written.
-    pub attr: Attribute,
+    /// The attribute as written (shared with the file's syntax tree).
+    pub attr: Arc<Attribute>,
     /// The file it was written in.
     pub file: FileIndex,
 }
@@ -66,8 +66,8 @@ impl Attr {
 /// A nested block taken whole from one file (Terraform never deep-merges nested blocks).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Nested {
-    /// The block as written.
-    pub block: Block,
+    /// The block as written (shared with the file's syntax tree).
+    pub block: Arc<Block>,
     /// The file it was written in.
     pub file: FileIndex,
 }
@@ -259,7 +259,7 @@ pub fn merge(module: &Module) -> MergedModule {
 }
 
 impl MergedModule {
-    fn add_primary(&mut self, file: FileIndex, block: &Block) {
+    fn add_primary(&mut self, file: FileIndex, block: &Arc<Block>) {
         match (&*block.kind.name, block.labels.len()) {
             ("variable", 1) => variable::add_primary(self, file, block),
             ("locals", 0) => named::add_primary_locals(self, file, block),
@@ -309,16 +309,16 @@ impl MergedModule {
     }
 }
 
-fn nested(file: FileIndex, block: &Block) -> Nested {
+fn nested(file: FileIndex, block: &Arc<Block>) -> Nested {
     Nested {
-        block: block.clone(),
+        block: Arc::clone(block),
         file,
     }
 }
 
-fn attr(file: FileIndex, attribute: &Attribute) -> Attr {
+fn attr(file: FileIndex, attribute: &Arc<Attribute>) -> Attr {
     Attr {
-        attr: attribute.clone(),
+        attr: Arc::clone(attribute),
         file,
     }
 }

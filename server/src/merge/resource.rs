@@ -1,6 +1,7 @@
 //! `resource`, `data` and (OpenTofu) `ephemeral` blocks (spec §1.6).
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::{
     attr, header_span, is_empty_list, nested, Attr, Duplicate, FileIndex, MergedBody, MergedModule,
@@ -261,7 +262,7 @@ pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Bloc
 fn set_lifecycle(
     lc: &mut Lifecycle,
     file: FileIndex,
-    a: &crate::syntax::Attribute,
+    a: &Arc<crate::syntax::Attribute>,
     base: bool,
     dialect: Dialect,
 ) -> bool {

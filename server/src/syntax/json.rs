@@ -6,6 +6,8 @@
 //! itself defines (lifecycle, provisioner, validation, ...) are known here; every other
 //! property is an attribute whose value stays a [`JsonValue`] for later layers to read.
 
+use std::sync::Arc;
+
 use jsonc_parser::ast::{ObjectPropName, Value};
 use jsonc_parser::{CollectOptions, ParseOptions};
 
@@ -165,7 +167,7 @@ fn body(
                 let mut path = Vec::new();
                 blocks(&key, labels, &mut path, val, &mut out.blocks, diagnostics);
             }
-            None => out.attributes.push(Attribute {
+            None => out.attributes.push(Arc::new(Attribute {
                 span: Span {
                     start: key.span.start,
                     end: val.span.end,
@@ -175,7 +177,7 @@ fn body(
                     kind: ExprKind::Json(val),
                 },
                 name: key,
-            }),
+            })),
         }
     }
     out
@@ -198,11 +200,11 @@ fn blocks(
     labels_left: usize,
     path: &mut Vec<Ident>,
     val: JsonValue,
-    out: &mut Vec<Block>,
+    out: &mut Vec<Arc<Block>>,
     diagnostics: &mut Vec<SyntaxDiagnostic>,
 ) {
     match (labels_left, val.kind) {
-        (0, JsonKind::Object(props)) => out.push(Block {
+        (0, JsonKind::Object(props)) => out.push(Arc::new(Block {
             kind: kind.clone(),
             labels: path.clone(),
             body: body(Some(&kind.name), props, diagnostics),
@@ -211,7 +213,7 @@ fn blocks(
                 end: val.span.end,
             },
             stale: false,
-        }),
+        })),
         (0, JsonKind::Array(items)) => {
             for item in items {
                 blocks(kind, 0, path, item, out, diagnostics);

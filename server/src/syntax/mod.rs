@@ -11,6 +11,7 @@ mod recover;
 mod scan;
 
 use std::fmt;
+use std::sync::Arc;
 
 pub use recover::parse_native;
 
@@ -86,23 +87,24 @@ impl File {
     }
 }
 
-/// Attributes and blocks of a body, each list in source order.
+/// Attributes and blocks of a body, each list in source order. Items are shared (`Arc`)
+/// so that the merged model can hold them without copying subtrees.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Body {
     /// `name = expr` items.
-    pub attributes: Vec<Attribute>,
+    pub attributes: Vec<Arc<Attribute>>,
     /// Nested blocks.
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<Arc<Block>>,
 }
 
 impl Body {
     /// The first attribute called `name`.
-    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+    pub fn attribute(&self, name: &str) -> Option<&Arc<Attribute>> {
         self.attributes.iter().find(|a| &*a.name.name == name)
     }
 
     /// The blocks of type `kind`.
-    pub fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+    pub fn blocks_of<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Arc<Block>> + 'a {
         self.blocks.iter().filter(move |b| &*b.kind.name == kind)
     }
 }

@@ -3,6 +3,8 @@
 //! hcl-edit parses a piece of a file at a time when the file is broken (see `recover`), so
 //! every span is shifted by `base`, the offset of that piece in the file.
 
+use std::sync::Arc;
+
 use hcl_edit::expr::{BinaryOperator, Expression, ObjectKey, TraversalOperator, UnaryOperator};
 use hcl_edit::structure::{self, BlockLabel, Structure};
 use hcl_edit::template::{Directive, Element, Template};
@@ -37,8 +39,8 @@ impl Converter {
         let mut out = Body::default();
         for item in body {
             match item {
-                Structure::Attribute(attr) => out.attributes.push(self.attribute(attr)),
-                Structure::Block(block) => out.blocks.push(self.block(block)),
+                Structure::Attribute(attr) => out.attributes.push(Arc::new(self.attribute(attr))),
+                Structure::Block(block) => out.blocks.push(Arc::new(self.block(block))),
             }
         }
         out

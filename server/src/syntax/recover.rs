@@ -12,6 +12,7 @@
 //! the file, marked `stale`.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::native::Converter;
 use super::scan::{self, Item};
@@ -43,7 +44,7 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
             Some(parsed) => recovery.add(&mut body, parsed),
             None => {
                 if let Some(stale) = previous.and_then(|p| stale_block(p, text, &item)) {
-                    body.blocks.push(stale);
+                    body.blocks.push(Arc::new(stale));
                 }
             }
         }
@@ -98,7 +99,7 @@ impl Recovery<'_> {
     /// have had it parsed the body whole.
     fn add(&mut self, body: &mut Body, parsed: Parsed) {
         match parsed {
-            Parsed::Block(b) => body.blocks.push(b),
+            Parsed::Block(b) => body.blocks.push(Arc::new(b)),
             Parsed::Attribute(a) => {
                 if let Some(first) = body.attribute(&a.name.name) {
                     let line = self.text[..first.name.span.start as usize]
@@ -115,7 +116,7 @@ impl Recovery<'_> {
                         a.name.span,
                     );
                 } else {
-                    body.attributes.push(a);
+                    body.attributes.push(Arc::new(a));
                 }
             }
         }
@@ -224,14 +225,19 @@ fn single(body: Body) -> Option<Parsed> {
         mut blocks,
     } = body;
     match (attributes.len(), blocks.len()) {
-        (1, 0) => attributes.pop().map(Parsed::Attribute),
-        (0, 1) => blocks.pop().map(Parsed::Block),
+        (1, 0) => attributes.pop().map(|a| Parsed::Attribute(unshare(a))),
+        (0, 1) => blocks.pop().map(|b| Parsed::Block(unshare(b))),
         _ => None,
     }
 }
 
 fn first_attribute(body: Body) -> Option<Attribute> {
-    body.attributes.into_iter().next()
+    body.attributes.into_iter().next().map(unshare)
+}
+
+/// The node itself; freshly parsed nodes are not shared yet, so this never copies.
+fn unshare<T: Clone>(node: Arc<T>) -> T {
+    Arc::try_unwrap(node).unwrap_or_else(|shared| (*shared).clone())
 }
 
 /// Spans of a piece parsed with closers appended must not point past the real text.
@@ -339,7 +345,7 @@ fn stale_block(previous: &File, text: &str, item: &Item) -> Option<Block> {
                 .iter()
                 .find(|b| b.span.start as usize == item.span.start)
         })?;
-    let mut block = found.clone();
+    let mut block = (**found).clone();
     let delta = item.span.start as i64 - found.span.start as i64;
     shift_block(&mut block, delta, item.span.end);
     block.stale = true;
@@ -362,12 +368,13 @@ fn shift_block(block: &mut Block, delta: i64, limit: usize) {
     shift(&mut block.kind.span);
     block.labels.iter_mut().for_each(|l| shift(&mut l.span));
     for attr in &mut block.body.attributes {
+        let attr = Arc::make_mut(attr);
         shift(&mut attr.span);
         shift(&mut attr.name.span);
         shift(&mut attr.expr.span);
     }
     for nested in &mut block.body.blocks {
-        shift_block(nested, delta, limit);
+        shift_block(Arc::make_mut(nested), delta, limit);
     }
 }
 

@@ -9,7 +9,7 @@ fn slice(text: &str, span: Span) -> &str {
 }
 
 fn headers(file: &File) -> Vec<String> {
-    file.body.blocks.iter().map(Block::header).collect()
+    file.body.blocks.iter().map(|b| b.header()).collect()
 }
 
 #[test]
