@@ -11,14 +11,8 @@ use std::time::Instant;
 
 use strata::workspace::{discover_modules, Workspace};
 
-fn rss_bytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
+mod common;
+use common::{median_p99, rss_bytes};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -36,11 +30,11 @@ fn main() {
     }
 
     // Memory: one index in a fresh workspace, measured while it is alive.
-    let before = rss_bytes();
+    let before = rss_bytes("self");
     let ws = Workspace::new();
     let dirs = discover_modules(&dir);
     ws.index_dirs(&dirs, &|_| {});
-    let after = rss_bytes();
+    let after = rss_bytes("self");
     let source: usize = ws.modules().iter().map(|m| m.source_bytes()).sum();
     let files: usize = ws.modules().iter().map(|m| m.sources.len()).sum();
     drop(ws);
@@ -54,9 +48,7 @@ fn main() {
         times.push(start.elapsed().as_secs_f64());
         drop(ws);
     }
-    times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2];
-    let p99 = times[((times.len() as f64 * 0.99).ceil() as usize).clamp(1, times.len()) - 1];
+    let (median, p99) = median_p99(times);
     let mb = source as f64 / 1e6;
     println!(
         "index {}: {} modules, {} files, {:.2} MB of source",

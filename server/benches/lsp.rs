@@ -15,15 +15,11 @@ use std::time::Instant;
 use serde_json::json;
 use support::Client;
 
+mod common;
+use common::{median_p99, rss_bytes};
+
 const INDEX_RUNS: usize = 5;
 const EDITS: usize = 200;
-
-fn percentiles(mut samples: Vec<f64>) -> (f64, f64) {
-    samples.sort_by(f64::total_cmp);
-    let median = samples[samples.len() / 2];
-    let p99 = samples[((samples.len() as f64 * 0.99).ceil() as usize).clamp(1, samples.len()) - 1];
-    (median, p99)
-}
 
 fn largest_tf(dir: &Path) -> Option<PathBuf> {
     let mut best: Option<(u64, PathBuf)> = None;
@@ -42,15 +38,6 @@ fn largest_tf(dir: &Path) -> Option<PathBuf> {
         }
     }
     best.map(|(_, p)| p)
-}
-
-fn rss_mb(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb * 1024.0 / 1e6)
 }
 
 fn index_once(root: &Path) -> (Client, f64) {
@@ -84,8 +71,8 @@ fn main() {
     }
     let (mut client, took) = index_once(&root);
     index_times.push(took);
-    let rss = rss_mb(client.pid());
-    let (median, p99) = percentiles(index_times);
+    let rss = rss_bytes(&client.pid().to_string()) as f64 / 1e6;
+    let (median, p99) = median_p99(index_times);
     println!(
         "index {} over stdio: median {:.0} ms, p99 {:.0} ms ({INDEX_RUNS} runs); server RSS after indexing {rss:.0} MB",
         root.display(),
@@ -128,8 +115,8 @@ fn main() {
         );
         hover_latency.push(start.elapsed().as_secs_f64());
     }
-    let (em, ep) = percentiles(edit_latency);
-    let (hm, hp) = percentiles(hover_latency);
+    let (em, ep) = median_p99(edit_latency);
+    let (hm, hp) = median_p99(hover_latency);
     println!(
         "edit -> diagnostics on {} ({} bytes), {EDITS} edits: median {:.2} ms, p99 {:.2} ms",
         file.display(),
