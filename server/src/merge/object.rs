@@ -3,7 +3,7 @@
 
 use super::{
     Attr, FileIndex, Local, MergedModule, Mode, ModuleCall, Nested, Output, Provenance, Provider,
-    Resource, ResourceKey, TerraformSettings, Variable,
+    Resource, ResourceKey, Variable,
 };
 
 /// One merged object of a module.
@@ -144,11 +144,6 @@ impl MergedModule {
             name: name.to_string(),
         };
         self.resources.get(&key).map(ObjectRef::Resource)
-    }
-
-    /// The `terraform` settings, as an object-like view for rendering.
-    pub fn terraform_settings(&self) -> &TerraformSettings {
-        &self.terraform
     }
 }
 

@@ -194,11 +194,6 @@ impl Workspace {
         self.files.get(path).map(|f| f.clone())
     }
 
-    /// The open document at `path`.
-    pub fn document(&self, path: &Path) -> Option<Document> {
-        self.open.get(path).map(|d| d.clone())
-    }
-
     /// Whether `path` is open in the editor.
     pub fn is_open(&self, path: &Path) -> bool {
         self.open.contains_key(path)
