@@ -1,13 +1,18 @@
-//! Diagnostics of a module, one file per family. So far: syntax (errors, unreadable
-//! files, expressions Strata could not analyse). Every diagnostic names its file, range,
-//! Terraform-style summary and detail, and a stable code.
+//! Diagnostics of a module, one file per family: syntax (errors, unreadable files,
+//! expressions Strata could not analyse), duplicates among primary files, and what
+//! override files may not do. Every diagnostic names its file, range, Terraform's summary
+//! and detail, and a stable code.
 
+mod duplicates;
+mod overrides;
 mod syntax;
 
 use std::path::PathBuf;
 
+use crate::merge::{MergedModule, Origin};
 use crate::module::Module;
 use crate::syntax::Span;
+use crate::text::SourcePositions;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -37,9 +42,57 @@ pub struct Diagnostic {
     pub code: &'static str,
 }
 
-/// Every diagnostic of a module, in file load order and then by position.
-pub fn check_module(module: &Module) -> Vec<Diagnostic> {
+/// Every diagnostic of a module: syntax first (file by file), then what merging found.
+pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     syntax::check(module, &mut out);
+    duplicates::check(merged, &mut out);
+    overrides::check(merged, &mut out);
     out
+}
+
+/// A diagnostic at an origin of the merged module.
+fn at(
+    merged: &MergedModule,
+    origin: Origin,
+    severity: Severity,
+    code: &'static str,
+    summary: String,
+    detail: String,
+) -> Diagnostic {
+    Diagnostic {
+        severity,
+        summary,
+        detail,
+        path: merged.file(origin.file).path.clone(),
+        span: origin.span,
+        code,
+    }
+}
+
+/// A range as Terraform writes it in messages: `main.tf:3,1-17` (or
+/// `main.tf:3,1-5,2` across lines).
+fn range_text(merged: &MergedModule, origin: Origin) -> String {
+    let file = merged.file(origin.file);
+    let positions = SourcePositions::new(&file.text);
+    let start = positions.at(origin.span.start as usize);
+    let end = positions.at(origin.span.end as usize);
+    if start.line == end.line {
+        format!(
+            "{}:{},{}-{}",
+            file.name(),
+            start.line,
+            start.column,
+            end.column
+        )
+    } else {
+        format!(
+            "{}:{},{}-{},{}",
+            file.name(),
+            start.line,
+            start.column,
+            end.line,
+            end.column
+        )
+    }
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::Format;
 use crate::check::{check_module, Diagnostic, Severity};
+use crate::merge::merge;
 use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
 use crate::workspace::{discover_modules, Workspace};
@@ -23,8 +24,11 @@ pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitC
     ws.set_dialect(dialect);
     let dirs = discover_modules(&dir);
     ws.index_dirs(&dirs, &|_| {});
-    let mut diagnostics: Vec<Diagnostic> =
-        ws.modules().iter().flat_map(|m| check_module(m)).collect();
+    let mut diagnostics: Vec<Diagnostic> = ws
+        .modules()
+        .iter()
+        .flat_map(|m| check_module(m, &merge(m)))
+        .collect();
     diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
 
     let report = Report::new(&ws, &dir, &diagnostics);

@@ -23,7 +23,7 @@ pub async fn publish_module(client: &Client, ws: &Workspace, state: &State, modu
     }
     let encoding = state.encoding();
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
-    let all = check_module(module);
+    let all = check_module(module, &ws.merged_of(module));
     for d in &all {
         by_file.entry(d.path.as_path()).or_default().push(d);
     }

@@ -111,7 +111,9 @@ impl Provenance {
 pub struct Duplicate {
     /// The block type (or `locals`, `required_providers`, `backend`, ...).
     pub kind: &'static str,
-    /// The object's name as Terraform prints it.
+    /// The resource type, or the provider alias, when the kind has one.
+    pub qualifier: Option<String>,
+    /// The object's name.
     pub name: String,
     /// The earlier declaration.
     pub first: Origin,
@@ -132,11 +134,12 @@ pub struct MissingBase {
     pub origin: Origin,
 }
 
-/// A block in an override file that Terraform rejects or silently ignores.
+/// A block or argument in an override file that Terraform rejects or silently ignores.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetAside {
-    /// Its type (`moved`, `import`, `check`, `removed`, `ephemeral`, `provider_meta`,
-    /// `replace_triggered_by`, ...).
+    /// What it is: a block type (`moved`, `import`, `check`, `removed`, `ephemeral`,
+    /// `provider_meta`, `precondition`, `postcondition`, `validation`) or an argument
+    /// (`depends_on`, `replace_triggered_by`, `enabled`, `destroy`).
     pub kind: String,
     /// Where it is.
     pub origin: Origin,
@@ -302,6 +305,27 @@ impl MergedModule {
             rejected,
         });
     }
+
+    /// Records what an override block holds that overrides may not: a non-empty
+    /// `depends_on` (reported at its first element) and nested blocks of the given types.
+    fn reject_in_override(&mut self, file: FileIndex, body: &crate::syntax::Body, blocks: &[&str]) {
+        if let Some(d) = body.attribute("depends_on") {
+            if !is_empty_list(&d.expr) {
+                let span = first_element(&d.expr).unwrap_or(d.expr.span);
+                self.set_aside.push(SetAside {
+                    kind: "depends_on".into(),
+                    origin: Origin { file, span },
+                    rejected: true,
+                });
+            }
+        }
+        for b in &body.blocks {
+            if blocks.contains(&&*b.kind.name) {
+                let kind = b.kind.name.to_string();
+                self.set_aside(&kind, file, b, true);
+            }
+        }
+    }
 }
 
 fn nested(file: FileIndex, block: &Arc<Block>) -> Nested {
@@ -337,6 +361,18 @@ fn is_empty_list(expr: &Expr) -> bool {
         ExprKind::Tuple(items) => items.is_empty(),
         ExprKind::Json(v) => matches!(&v.kind, JsonKind::Array(a) if a.is_empty()),
         _ => false,
+    }
+}
+
+/// The span of the first element of a list expression.
+fn first_element(expr: &Expr) -> Option<Span> {
+    match &expr.kind {
+        ExprKind::Tuple(items) => items.first().map(|e| e.span),
+        ExprKind::Json(v) => match &v.kind {
+            JsonKind::Array(items) => items.first().map(|e| e.span),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -155,6 +155,7 @@ pub(super) fn add_primary_locals(m: &mut MergedModule, file: FileIndex, block: &
         if let Some(first) = m.locals.insert(local.name.clone(), local) {
             m.duplicates.push(Duplicate {
                 kind: "locals",
+                qualifier: None,
                 name: first.name.clone(),
                 first: first.provenance.decl,
                 later: Origin {
@@ -215,6 +216,7 @@ pub(super) fn add_primary_output(m: &mut MergedModule, file: FileIndex, block: &
     if let Some(first) = m.outputs.insert(name.to_string(), output) {
         m.duplicates.push(Duplicate {
             kind: "output",
+            qualifier: None,
             name: name.to_string(),
             first: first.provenance.decl,
             later: origin(file, block),
@@ -225,6 +227,7 @@ pub(super) fn add_primary_output(m: &mut MergedModule, file: FileIndex, block: &
 pub(super) fn apply_override_output(m: &mut MergedModule, file: FileIndex, block: &Block) {
     let Some(name) = block.label(0) else { return };
     let tofu = m.dialect == Dialect::OpenTofu;
+    m.reject_in_override(file, &block.body, &["precondition", "postcondition"]);
     let Some(o) = m.outputs.get_mut(name) else {
         missing(m, "output", name, origin(file, block));
         return;
@@ -271,6 +274,7 @@ pub(super) fn add_primary_module(m: &mut MergedModule, file: FileIndex, block: &
     if let Some(first) = m.module_calls.insert(name.to_string(), call) {
         m.duplicates.push(Duplicate {
             kind: "module",
+            qualifier: None,
             name: name.to_string(),
             first: first.provenance.decl,
             later: origin(file, block),
@@ -280,6 +284,7 @@ pub(super) fn add_primary_module(m: &mut MergedModule, file: FileIndex, block: &
 
 pub(super) fn apply_override_module(m: &mut MergedModule, file: FileIndex, block: &Block) {
     let Some(name) = block.label(0) else { return };
+    m.reject_in_override(file, &block.body, &[]);
     let Some(c) = m.module_calls.get_mut(name) else {
         missing(m, "module", name, origin(file, block));
         return;
@@ -341,10 +346,8 @@ pub(super) fn add_primary_provider(m: &mut MergedModule, file: FileIndex, block:
     if let Some(first) = m.providers.get(&key) {
         m.duplicates.push(Duplicate {
             kind: "provider",
-            name: match &key.1 {
-                Some(alias) => format!("{}.{alias}", key.0),
-                None => key.0.clone(),
-            },
+            qualifier: key.1.clone(),
+            name: key.0.clone(),
             first: first.provenance.decl,
             later: origin(file, block),
         });

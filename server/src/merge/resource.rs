@@ -159,7 +159,8 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
         // The first declaration is kept (spec §1.3).
         m.duplicates.push(Duplicate {
             kind: key.mode.keyword(),
-            name: key.to_string(),
+            qualifier: Some(key.type_name.clone()),
+            name: key.name.clone(),
             first: first.provenance.decl,
             later: Origin {
                 file,
@@ -204,6 +205,10 @@ pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Bloc
     let Some(key) = key_of(block) else { return };
     let dialect = m.dialect;
     let mut dropped = Vec::new();
+    m.reject_in_override(file, &block.body, &[]);
+    for lc in block.body.blocks_of("lifecycle") {
+        m.reject_in_override(file, &lc.body, &["precondition", "postcondition"]);
+    }
     let Some(r) = m.resources.get_mut(&key) else {
         m.missing_bases.push(MissingBase {
             kind: key.mode.keyword(),

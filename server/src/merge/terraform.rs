@@ -42,6 +42,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
         match t.required_providers_block {
             Some(first) => m.duplicates.push(Duplicate {
                 kind: "required_providers",
+                qualifier: None,
                 name: String::new(),
                 first,
                 later: here,
@@ -65,6 +66,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
             let existing = t.backend.as_ref().or(t.cloud.as_ref());
             match existing {
                 Some(first) => m.duplicates.push(Duplicate {
+                    qualifier: None,
                     kind: if kind == "backend" {
                         "backend"
                     } else {
@@ -121,6 +123,7 @@ pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Bloc
             .or(seen_in_file);
         if let Some(first) = earlier_here {
             m.duplicates.push(Duplicate {
+                qualifier: None,
                 kind: if kind == "backend" {
                     "override backend"
                 } else {

@@ -87,6 +87,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
     if let Some(first) = m.variables.insert(name.to_string(), variable) {
         m.duplicates.push(Duplicate {
             kind: "variable",
+            qualifier: None,
             name: name.to_string(),
             first: first.provenance.decl,
             later: Origin {
@@ -100,6 +101,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
 pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Block) {
     let Some(name) = block.label(0) else { return };
     let dialect = m.dialect;
+    m.reject_in_override(file, &block.body, &["validation"]);
     let origin = Origin {
         file,
         span: header_span(block),

@@ -171,15 +171,26 @@ impl Workspace {
     /// requests read the cached model and only the first after an edit merges.
     pub fn merged(&self, dir: &Path) -> Option<Arc<MergedModule>> {
         let module = self.module(dir)?;
-        if let Some(entry) = self.merged.get(dir) {
+        Some(self.merged_of(&module))
+    }
+
+    /// The merged model of this module snapshot, from the cache when it holds this
+    /// revision; a newer cached revision is never replaced by an older one.
+    pub fn merged_of(&self, module: &Module) -> Arc<MergedModule> {
+        if let Some(entry) = self.merged.get(&module.dir) {
             if entry.0 == module.revision {
-                return Some(entry.1.clone());
+                return entry.1.clone();
             }
         }
-        let merged = Arc::new(merge(&module));
-        self.merged
-            .insert(dir.to_path_buf(), (module.revision, merged.clone()));
-        Some(merged)
+        let merged = Arc::new(merge(module));
+        let mut entry = self
+            .merged
+            .entry(module.dir.clone())
+            .or_insert_with(|| (module.revision, merged.clone()));
+        if entry.0 < module.revision {
+            *entry = (module.revision, merged.clone());
+        }
+        merged
     }
 
     /// Every module built so far.
