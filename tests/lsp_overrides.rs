@@ -249,3 +249,40 @@ fn editing_an_override_updates_hover_on_the_base() {
     );
     assert_eq!(lenses[0]["command"]["title"], "overridden by override.tf");
 }
+
+#[test]
+fn an_edit_in_one_file_raises_and_clears_errors_in_another() {
+    let dir = TempDir::new("lsp-cross");
+    let main = dir.write("main.tf", "variable \"a\" {}\n");
+    let early = dir.write("0.tf", "\n");
+    let mut client = start(dir.path());
+    let u_main = client.open(&main, "variable \"a\" {}\n", 1);
+    client.diagnostics_for(&u_main, |p| p["version"] == 1);
+    let u_early = client.open(&early, "\n", 1);
+    // `0.tf` sorts before `main.tf`: declaring the variable there makes main.tf's the
+    // duplicate, and Terraform reports the later declaration.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": u_early, "version": 2 },
+                "contentChanges": [{ "text": "variable \"a\" {}\n" }] }),
+    );
+    let raised = client.diagnostics_for(&u_main, |p| {
+        p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    assert_eq!(raised["version"], 1, "tagged with main.tf's own version");
+    let d = &raised["diagnostics"][0];
+    assert_eq!(d["code"], "duplicate-declaration");
+    assert!(d["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Duplicate variable declaration"));
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": u_early, "version": 3 },
+                "contentChanges": [{ "text": "\n" }] }),
+    );
+    let cleared = client.diagnostics_for(&u_main, |p| {
+        p["diagnostics"].as_array().is_some_and(|d| d.is_empty())
+    });
+    assert_eq!(cleared["version"], 1);
+}
