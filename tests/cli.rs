@@ -337,3 +337,36 @@ fn override_and_duplicate_errors_have_terraforms_texts_and_places() {
         "There is no http data resource named \"nothing\". An override file can only override a data block defined in a primary configuration file."
     );
 }
+
+#[test]
+fn count_with_for_each_is_an_error_in_one_block_and_a_warning_across_blocks() {
+    let dir = TempDir::new("cli-count");
+    dir.write(
+        "main.tf",
+        "resource \"a\" \"both\" {\n  count    = 1\n  for_each = {}\n}\n\nresource \"a\" \"split\" {\n  count = 1\n}\n",
+    );
+    dir.write(
+        "override.tf",
+        "resource \"a\" \"split\" {\n  for_each = {}\n}\n",
+    );
+    let out = strata(&["check", &dir.path().to_string_lossy(), "--format", "json"]);
+    let json = json_of(&out);
+    let diags = json["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    let error = diags.iter().find(|d| d["severity"] == "error").unwrap();
+    assert_eq!(
+        error["summary"],
+        "Invalid combination of \"count\" and \"for_each\""
+    );
+    assert_eq!(error["range"]["filename"], "main.tf");
+    assert_eq!(
+        error["range"]["start"]["line"], 3,
+        "Terraform's subject is for_each"
+    );
+    let warning = diags.iter().find(|d| d["severity"] == "warning").unwrap();
+    assert_eq!(
+        warning["summary"],
+        "Both \"count\" and \"for_each\" in effect"
+    );
+    assert_eq!(warning["range"]["filename"], "override.tf");
+}

@@ -1,9 +1,10 @@
 //! Diagnostics of a module, one file per family: syntax (errors, unreadable files,
-//! expressions Strata could not analyse), duplicates among primary files, and what
-//! override files may not do. Every diagnostic names its file, range, Terraform's summary
+//! expressions Strata could not analyse), duplicates among primary files, what override
+//! files may not do, and meta-arguments. Every diagnostic names its file, range, Terraform's summary
 //! and detail, and a stable code.
 
 mod duplicates;
+mod meta;
 mod overrides;
 mod syntax;
 
@@ -48,6 +49,7 @@ pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
     syntax::check(module, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
+    meta::check(merged, &mut out);
     out
 }
 
