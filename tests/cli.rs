@@ -370,3 +370,44 @@ fn count_with_for_each_is_an_error_in_one_block_and_a_warning_across_blocks() {
     );
     assert_eq!(warning["range"]["filename"], "override.tf");
 }
+
+#[test]
+fn lifecycle_and_condition_errors_are_reported_where_terraform_reports_them() {
+    let out = strata(&["check", &fixture("lifecycle-errors"), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json = json_of(&out);
+    let mut found: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["summary"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    let mut expected: Vec<(String, u64)> = [
+        ("Invalid variable validation condition", 3),
+        ("Variables not allowed", 14),
+        ("Unsuitable value type", 14),
+        ("Unsuitable value type", 15),
+        ("Invalid ignore_changes wildcard", 16),
+        ("Invalid ignore_changes ruleset", 16),
+        ("Invalid reference in replace_triggered_by expression", 17),
+        (
+            "Invalid each reference in replace_triggered_by expression",
+            17,
+        ),
+        ("Invalid reference in precondition", 20),
+        ("Missing required argument", 23),
+        ("Invalid data resource lifecycle argument", 33),
+        ("Invalid precondition expression", 40),
+    ]
+    .iter()
+    .map(|(s, l)| (s.to_string(), *l))
+    .collect();
+    expected.sort();
+    assert_eq!(found, expected);
+}

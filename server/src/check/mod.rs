@@ -3,7 +3,9 @@
 //! files may not do, and meta-arguments. Every diagnostic names its file, range, Terraform's summary
 //! and detail, and a stable code.
 
+mod conditions;
 mod duplicates;
+mod lifecycle;
 mod meta;
 mod overrides;
 mod syntax;
@@ -50,6 +52,8 @@ pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);
+    lifecycle::check(merged, &mut out);
+    conditions::check(merged, &mut out);
     out
 }
 

@@ -195,6 +195,11 @@ impl MergedModule {
         self.files.get(index as usize).map_or("", |f| f.name())
     }
 
+    /// Whether the file at `index` is an override file.
+    pub fn is_override_file(&self, index: FileIndex) -> bool {
+        classify(self.file_name(index), self.dialect).is_some_and(|k| k.role == FileRole::Override)
+    }
+
     /// The index of the file at `path`.
     pub fn file_index(&self, path: &std::path::Path) -> Option<FileIndex> {
         self.files

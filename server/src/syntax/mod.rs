@@ -161,6 +161,75 @@ pub struct Expr {
     pub kind: ExprKind,
 }
 
+impl Expr {
+    /// Calls `f` on this expression and every expression nested in it, in source order.
+    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Traversal { root, steps } => {
+                root.walk(f);
+                for step in steps {
+                    if let TraversalStep::Index(e) = step {
+                        e.walk(f);
+                    }
+                }
+            }
+            ExprKind::FuncCall { args, .. } | ExprKind::Tuple(args) => {
+                args.iter().for_each(|e| e.walk(f))
+            }
+            ExprKind::Object(items) => items.iter().for_each(|(k, v)| {
+                k.walk(f);
+                v.walk(f);
+            }),
+            ExprKind::Conditional(parts) => parts.iter().for_each(|e| e.walk(f)),
+            ExprKind::Binary { operands, .. } => operands.iter().for_each(|e| e.walk(f)),
+            ExprKind::Unary { expr, .. } | ExprKind::Parens(expr) => expr.walk(f),
+            ExprKind::Template(parts) => walk_template(parts, f),
+            ExprKind::For(x) => {
+                x.collection.walk(f);
+                if let Some(k) = &x.key {
+                    k.walk(f);
+                }
+                x.value.walk(f);
+                if let Some(c) = &x.condition {
+                    c.walk(f);
+                }
+            }
+            ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::Number(_)
+            | ExprKind::String(_)
+            | ExprKind::Variable(_)
+            | ExprKind::Json(_)
+            | ExprKind::Unanalysed => {}
+        }
+    }
+}
+
+fn walk_template(parts: &[TemplatePart], f: &mut impl FnMut(&Expr)) {
+    for part in parts {
+        match part {
+            TemplatePart::Literal(_) => {}
+            TemplatePart::Interpolation(e) => e.walk(f),
+            TemplatePart::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                condition.walk(f);
+                walk_template(then, f);
+                walk_template(otherwise, f);
+            }
+            TemplatePart::For {
+                collection, body, ..
+            } => {
+                collection.walk(f);
+                walk_template(body, f);
+            }
+        }
+    }
+}
+
 /// The forms of a native-syntax expression, and a JSON value for the JSON syntax (whose
 /// meaning, literal or template or reference, depends on where it stands).
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,321 @@
+//! `lifecycle` checks done when Terraform loads a configuration (spec §3.1–3.4, §3.6):
+//! literal-only booleans, the forms of `ignore_changes`, the references
+//! `replace_triggered_by` may hold, and the arguments data sources and ephemeral
+//! resources may not set. Checked block by block, as Terraform decodes them; JSON-syntax
+//! blocks, whose strings are parsed in context, are checked for booleans only.
+
+use serde_json::Value;
+
+use super::{at, Diagnostic, Severity};
+use crate::eval::{constant, references};
+use crate::merge::{MergedModule, Origin};
+use crate::module::Dialect;
+use crate::syntax::{Attribute, Block, Expr, ExprKind, Syntax};
+
+/// Code of a lifecycle argument with a value Terraform cannot use.
+pub const LIFECYCLE_VALUE: &str = "lifecycle-invalid-value";
+/// Code of a malformed `ignore_changes`.
+pub const IGNORE_CHANGES: &str = "lifecycle-ignore-changes";
+/// Code of a malformed `replace_triggered_by`.
+pub const REPLACE_TRIGGERED_BY: &str = "lifecycle-replace-triggered-by";
+/// Code of a lifecycle argument not valid for the block's kind.
+pub const NOT_FOR_MODE: &str = "lifecycle-not-for-mode";
+
+struct Ctx<'a> {
+    m: &'a MergedModule,
+    file: u32,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn push(
+        &mut self,
+        severity: Severity,
+        code: &'static str,
+        span: crate::syntax::Span,
+        summary: &str,
+        detail: &str,
+    ) {
+        let origin = Origin {
+            file: self.file,
+            span,
+        };
+        self.out.push(at(
+            self.m,
+            origin,
+            severity,
+            code,
+            summary.into(),
+            detail.into(),
+        ));
+    }
+}
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        let json = file.syntax.syntax == Syntax::Json;
+        let mut ctx = Ctx {
+            m,
+            file: fi as u32,
+            out,
+        };
+        for block in &file.syntax.body.blocks {
+            for lc in block.body.blocks_of("lifecycle") {
+                match &*block.kind.name {
+                    "resource" => managed(&mut ctx, lc, json),
+                    "data" => not_for_mode(&mut ctx, lc, "data"),
+                    "ephemeral" => not_for_mode(&mut ctx, lc, "ephemeral"),
+                    "removed" => {
+                        if let Some(a) = lc.body.attribute("destroy") {
+                            literal_bool(&mut ctx, a);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn managed(ctx: &mut Ctx<'_>, lc: &Block, json: bool) {
+    let tofu = ctx.m.dialect == Dialect::OpenTofu;
+    for a in &lc.body.attributes {
+        match &*a.name.name {
+            "create_before_destroy" => literal_bool(ctx, a),
+            // OpenTofu 1.12 made prevent_destroy an expression evaluated at plan time.
+            "prevent_destroy" if !tofu => literal_bool(ctx, a),
+            "ignore_changes" if !json => ignore_changes(ctx, a),
+            "replace_triggered_by" if !json => replace_triggered_by(ctx, a),
+            _ => {}
+        }
+    }
+}
+
+/// A boolean decoded without any evaluation context (spec §3.2).
+fn literal_bool(ctx: &mut Ctx<'_>, a: &Attribute) {
+    let span = a.expr.span;
+    let (variables, functions) = uses(&a.expr);
+    if variables {
+        ctx.push(
+            Severity::Error,
+            LIFECYCLE_VALUE,
+            span,
+            "Variables not allowed",
+            "Variables may not be used here.",
+        );
+    }
+    if functions {
+        ctx.push(
+            Severity::Error,
+            LIFECYCLE_VALUE,
+            span,
+            "Function calls not allowed",
+            "Functions may not be called here.",
+        );
+    }
+    let problem = match constant(&a.expr) {
+        _ if variables || functions => Some("value must be known".to_string()),
+        Some(Value::Bool(_)) => None,
+        Some(Value::String(s)) if matches!(s.as_str(), "true" | "false" | "1" | "0") => None,
+        Some(Value::String(_)) => Some("a bool is required".into()),
+        Some(Value::Null) => Some("null value is not allowed".into()),
+        Some(Value::Number(_)) => Some("bool required, but have number".into()),
+        Some(Value::Array(_)) => Some("bool required, but have tuple".into()),
+        Some(Value::Object(_)) => Some("bool required, but have object".into()),
+        None => None,
+    };
+    if let Some(problem) = problem {
+        ctx.push(
+            Severity::Error,
+            LIFECYCLE_VALUE,
+            span,
+            "Unsuitable value type",
+            &format!("Unsuitable value: {problem}"),
+        );
+    }
+}
+
+/// Whether an expression refers to anything, and whether it calls a function.
+fn uses(expr: &Expr) -> (bool, bool) {
+    let mut found = (false, false);
+    expr.walk(&mut |e| match &e.kind {
+        ExprKind::Variable(_) | ExprKind::Traversal { .. } => found.0 = true,
+        ExprKind::FuncCall { .. } => found.1 = true,
+        _ => {}
+    });
+    found
+}
+
+/// `all`, or a static list of relative traversals (spec §3.3).
+fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
+    let items = match &a.expr.kind {
+        ExprKind::Variable(id) if &*id.name == "all" => return,
+        ExprKind::Tuple(items) => items,
+        _ => {
+            ctx.push(
+                Severity::Error,
+                IGNORE_CHANGES,
+                a.expr.span,
+                "Invalid expression",
+                "A static list expression is required.",
+            );
+            return;
+        }
+    };
+    let wildcard = items
+        .iter()
+        .any(|e| matches!(&e.kind, ExprKind::String(s) if &**s == "*"));
+    for e in items {
+        match &e.kind {
+            ExprKind::String(s) if &**s == "*" => ctx.push(
+                Severity::Error,
+                IGNORE_CHANGES,
+                e.span,
+                "Invalid ignore_changes wildcard",
+                "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+            ),
+            ExprKind::String(_) => ctx.push(
+                Severity::Warning,
+                IGNORE_CHANGES,
+                e.span,
+                "Quoted references are deprecated",
+                "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.",
+            ),
+            _ => {}
+        }
+    }
+    if wildcard && items.len() > 1 {
+        ctx.push(
+            Severity::Error,
+            IGNORE_CHANGES,
+            a.expr.span,
+            "Invalid ignore_changes ruleset",
+            "Cannot mix wildcard string \"*\" with non-wildcard references.",
+        );
+    }
+}
+
+/// Each element references exactly one resource, plus at most `count.index` and
+/// `each.key` (spec §3.4).
+fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
+    let ExprKind::Tuple(items) = &a.expr.kind else {
+        ctx.push(
+            Severity::Error,
+            REPLACE_TRIGGERED_BY,
+            a.expr.span,
+            "Invalid expression",
+            "A static list expression is required.",
+        );
+        return;
+    };
+    for e in items {
+        if let ExprKind::Variable(id) = &e.kind {
+            // A bare name: Terraform's reference parser wants `TYPE.NAME` at least.
+            if !matches!(
+                &*id.name,
+                "count"
+                    | "each"
+                    | "self"
+                    | "var"
+                    | "local"
+                    | "module"
+                    | "path"
+                    | "terraform"
+                    | "data"
+            ) {
+                ctx.push(
+                    Severity::Error,
+                    REPLACE_TRIGGERED_BY,
+                    e.span,
+                    "Invalid reference",
+                    "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
+                );
+                continue;
+            }
+        }
+        let mut resources = 0;
+        let mut bad = false;
+        for r in references(e) {
+            let root = r.subject.split(['.', '[']).next().unwrap_or_default();
+            let problem = match root {
+                "each" if r.subject != "each.key" => Some((
+                    "Invalid each reference in replace_triggered_by expression",
+                    "Only each.key may be used in replace_triggered_by.",
+                )),
+                "count" if r.subject != "count.index" => Some((
+                    "Invalid count reference in replace_triggered_by expression",
+                    "Only count.index may be used in replace_triggered_by.",
+                )),
+                "each" | "count" => None,
+                "var" | "local" | "module" | "path" | "terraform" | "self" => Some((
+                    "Invalid reference in replace_triggered_by expression",
+                    "Only resources, count.index, and each.key may be used in replace_triggered_by.",
+                )),
+                _ => {
+                    resources += 1;
+                    None
+                }
+            };
+            if let Some((summary, detail)) = problem {
+                bad = true;
+                ctx.push(
+                    Severity::Error,
+                    REPLACE_TRIGGERED_BY,
+                    r.span,
+                    summary,
+                    detail,
+                );
+            }
+        }
+        if bad {
+            continue;
+        }
+        let count_problem = match resources {
+            0 => Some("Missing resource reference in replace_triggered_by expression."),
+            1 => None,
+            _ => Some("Multiple resource references in replace_triggered_by expression."),
+        };
+        if let Some(detail) = count_problem {
+            ctx.push(
+                Severity::Error,
+                REPLACE_TRIGGERED_BY,
+                e.span,
+                "Invalid replace_triggered_by expression",
+                detail,
+            );
+        }
+    }
+}
+
+/// Lifecycle arguments are for managed resources only (spec §3.6); preconditions and
+/// postconditions are fine, and OpenTofu allows `enabled`.
+fn not_for_mode(ctx: &mut Ctx<'_>, lc: &Block, mode: &str) {
+    let tofu = ctx.m.dialect == Dialect::OpenTofu;
+    for a in &lc.body.attributes {
+        let name = &a.name.name;
+        if tofu && &**name == "enabled" {
+            continue;
+        }
+        let (summary, detail) = match (mode, tofu) {
+            ("data", _) => (
+                "Invalid data resource lifecycle argument".to_string(),
+                format!("The lifecycle argument \"{name}\" is defined only for managed resources (\"resource\" blocks), and is not valid for data resources."),
+            ),
+            (_, false) => (
+                "Invalid ephemeral resource lifecycle argument".to_string(),
+                format!("The lifecycle argument \"{name}\" is defined only for managed resources (\"resource\" blocks), and is not valid for ephemeral resources."),
+            ),
+            (_, true) => (
+                "Invalid lifecycle configuration for ephemeral resource".to_string(),
+                format!("The lifecycle argument \"{name}\" cannot be used in ephemeral resources. This is meant to be used strictly in \"resource\" blocks."),
+            ),
+        };
+        ctx.push(
+            Severity::Error,
+            NOT_FOR_MODE,
+            a.name.span,
+            &summary,
+            &detail,
+        );
+    }
+}
