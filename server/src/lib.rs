@@ -9,4 +9,5 @@ pub mod merge;
 pub mod module;
 pub mod syntax;
 pub mod text;
+pub mod types;
 pub mod workspace;
