@@ -162,12 +162,13 @@ fn dialect_flag_decides_which_files_count() {
 }
 
 /// Reads `../shared/corpus` (real public modules): Strata must raise no error Terraform
-/// would not raise. The corpus holds exactly twelve real ones, all duplicate declarations
-/// Terraform reports too: `mixins/` is a folder of snippets meant to be copied into other
-/// modules (it declares the same provider and module call in several files),
-/// `deprecated/github-actions-runner` defines a local in both `iam.tf` and `main.tf`, and
-/// `modules/waf/variables.tf` declares five variables twice. Skipped, visibly, where the
-/// corpus is absent.
+/// would not raise. The corpus holds exactly fourteen real ones, all reported by Terraform
+/// too: `mixins/` is a folder of snippets meant to be copied into other modules (it
+/// declares the same provider and module call in several files),
+/// `deprecated/github-actions-runner` defines a local in both `iam.tf` and `main.tf`,
+/// `modules/waf/variables.tf` declares five variables twice, and two deprecated modules
+/// give defaults their types reject (objects in a `list(string)`, a list in a
+/// `map(string)`). Skipped, visibly, where the corpus is absent.
 #[test]
 fn corpus_raises_only_the_errors_terraform_raises() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
@@ -200,6 +201,16 @@ fn corpus_raises_only_the_errors_terraform_raises() {
             "Duplicate local value definition",
             "deprecated/github-actions-runner/main.tf",
             3,
+        ),
+        (
+            "Invalid default value for variable",
+            "deprecated/aws/codefresh-onprem/main.tf",
+            120,
+        ),
+        (
+            "Invalid default value for variable",
+            "deprecated/aws/ses/emails.tf",
+            8,
         ),
         (
             "Duplicate provider configuration",
@@ -410,4 +421,64 @@ fn lifecycle_and_condition_errors_are_reported_where_terraform_reports_them() {
     .collect();
     expected.sort();
     assert_eq!(found, expected);
+}
+
+#[test]
+fn variable_errors_have_terraforms_texts_and_places() {
+    let out = strata(&["check", &fixture("variable-errors"), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json = json_of(&out);
+    let diags = json["diagnostics"].as_array().unwrap();
+    let mut found: Vec<(String, String, u64)> = diags
+        .iter()
+        .map(|d| {
+            (
+                d["summary"].as_str().unwrap().to_string(),
+                d["range"]["filename"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    let mut expected: Vec<(String, String, u64)> = [
+        ("Invalid quoted type constraints", "main.tf", 2),
+        ("Invalid type specification", "main.tf", 6),
+        ("Invalid default value for variable", "main.tf", 13),
+        ("Invalid default value for variable", "main.tf", 21),
+        ("Unsuitable value type", "main.tf", 25),
+        ("Invalid variable name", "main.tf", 28),
+        ("Variables not allowed", "main.tf", 31),
+        ("Invalid default value for variable", "override.tf", 2),
+        (
+            "Override type keeps the base's optional defaults",
+            "override.tf",
+            7,
+        ),
+    ]
+    .iter()
+    .map(|(s, f, l)| (s.to_string(), f.to_string(), *l))
+    .collect();
+    expected.sort();
+    assert_eq!(found, expected);
+    let detail = |file: &str, line: u64| {
+        diags
+            .iter()
+            .find(|d| d["range"]["filename"] == file && d["range"]["start"]["line"] == line)
+            .unwrap()["detail"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        detail("main.tf", 13),
+        "This default value is not compatible with the variable's type constraint: [\"first\"].enabled: a bool is required."
+    );
+    assert_eq!(
+        detail("main.tf", 21),
+        "A null default value is not valid when nullable=false."
+    );
+    assert_eq!(
+        detail("override.tf", 2),
+        "Overriding this variable's type constraint has made its default value invalid: string required, but have tuple."
+    );
 }

@@ -4,16 +4,13 @@
 //! resources may not set. Checked block by block, as Terraform decodes them; JSON-syntax
 //! blocks, whose strings are parsed in context, are checked for booleans only.
 
-use serde_json::Value;
-
+use super::literal::literal_bool;
 use super::{at, Diagnostic, Severity};
-use crate::eval::{constant, references};
+use crate::eval::references;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Dialect;
-use crate::syntax::{Attribute, Block, Expr, ExprKind, Syntax};
+use crate::syntax::{Attribute, Block, ExprKind, Syntax};
 
-/// Code of a lifecycle argument with a value Terraform cannot use.
-pub const LIFECYCLE_VALUE: &str = "lifecycle-invalid-value";
 /// Code of a malformed `ignore_changes`.
 pub const IGNORE_CHANGES: &str = "lifecycle-ignore-changes";
 /// Code of a malformed `replace_triggered_by`.
@@ -67,7 +64,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                     "ephemeral" => not_for_mode(&mut ctx, lc, "ephemeral"),
                     "removed" => {
                         if let Some(a) = lc.body.attribute("destroy") {
-                            literal_bool(&mut ctx, a);
+                            ctx.out.extend(literal_bool(m, fi as u32, a));
                         }
                     }
                     _ => {}
@@ -81,69 +78,14 @@ fn managed(ctx: &mut Ctx<'_>, lc: &Block, json: bool) {
     let tofu = ctx.m.dialect == Dialect::OpenTofu;
     for a in &lc.body.attributes {
         match &*a.name.name {
-            "create_before_destroy" => literal_bool(ctx, a),
+            "create_before_destroy" => ctx.out.extend(literal_bool(ctx.m, ctx.file, a)),
             // OpenTofu 1.12 made prevent_destroy an expression evaluated at plan time.
-            "prevent_destroy" if !tofu => literal_bool(ctx, a),
+            "prevent_destroy" if !tofu => ctx.out.extend(literal_bool(ctx.m, ctx.file, a)),
             "ignore_changes" if !json => ignore_changes(ctx, a),
             "replace_triggered_by" if !json => replace_triggered_by(ctx, a),
             _ => {}
         }
     }
-}
-
-/// A boolean decoded without any evaluation context (spec §3.2).
-fn literal_bool(ctx: &mut Ctx<'_>, a: &Attribute) {
-    let span = a.expr.span;
-    let (variables, functions) = uses(&a.expr);
-    if variables {
-        ctx.push(
-            Severity::Error,
-            LIFECYCLE_VALUE,
-            span,
-            "Variables not allowed",
-            "Variables may not be used here.",
-        );
-    }
-    if functions {
-        ctx.push(
-            Severity::Error,
-            LIFECYCLE_VALUE,
-            span,
-            "Function calls not allowed",
-            "Functions may not be called here.",
-        );
-    }
-    let problem = match constant(&a.expr) {
-        _ if variables || functions => Some("value must be known".to_string()),
-        Some(Value::Bool(_)) => None,
-        Some(Value::String(s)) if matches!(s.as_str(), "true" | "false" | "1" | "0") => None,
-        Some(Value::String(_)) => Some("a bool is required".into()),
-        Some(Value::Null) => Some("null value is not allowed".into()),
-        Some(Value::Number(_)) => Some("bool required, but have number".into()),
-        Some(Value::Array(_)) => Some("bool required, but have tuple".into()),
-        Some(Value::Object(_)) => Some("bool required, but have object".into()),
-        None => None,
-    };
-    if let Some(problem) = problem {
-        ctx.push(
-            Severity::Error,
-            LIFECYCLE_VALUE,
-            span,
-            "Unsuitable value type",
-            &format!("Unsuitable value: {problem}"),
-        );
-    }
-}
-
-/// Whether an expression refers to anything, and whether it calls a function.
-fn uses(expr: &Expr) -> (bool, bool) {
-    let mut found = (false, false);
-    expr.walk(&mut |e| match &e.kind {
-        ExprKind::Variable(_) | ExprKind::Traversal { .. } => found.0 = true,
-        ExprKind::FuncCall { .. } => found.1 = true,
-        _ => {}
-    });
-    found
 }
 
 /// `all`, or a static list of relative traversals (spec §3.3).

@@ -6,9 +6,11 @@
 mod conditions;
 mod duplicates;
 mod lifecycle;
+mod literal;
 mod meta;
 mod overrides;
 mod syntax;
+mod variables;
 
 use std::path::PathBuf;
 
@@ -54,6 +56,7 @@ pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
     meta::check(merged, &mut out);
     lifecycle::check(merged, &mut out);
     conditions::check(merged, &mut out);
+    variables::check(merged, &mut out);
     out
 }
 

@@ -439,5 +439,16 @@ pub fn json_string_template(value: &JsonValue) -> Option<Expr> {
     })
 }
 
+/// A JSON-syntax string read as an expression (as `type` and meta-arguments are read in
+/// the JSON syntax). Spans are offsets into the file, approximate where the string has
+/// escapes.
+pub fn json_string_expression(value: &JsonValue) -> Option<Expr> {
+    let JsonKind::String(s) = &value.kind else {
+        return None;
+    };
+    let parsed = hcl_edit::parser::parse_expr(s).ok()?;
+    Some(native::Converter::new(value.span.start as usize + 1).expression(parsed))
+}
+
 #[cfg(test)]
 mod tests;

@@ -188,6 +188,11 @@ impl Converter {
         Expr { span, kind }
     }
 
+    /// An expression parsed on its own (a JSON string's content).
+    pub(super) fn expression(&self, expr: Expression) -> Expr {
+        self.expr(expr)
+    }
+
     /// The parts of a template parsed on its own (a JSON string's content).
     pub(super) fn template_parts(&self, template: Template) -> Vec<TemplatePart> {
         self.template(template)
