@@ -5,6 +5,7 @@
 mod support;
 
 use std::path::Path;
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -65,46 +66,4 @@ fn merged_refuses_a_directory_without_configuration() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no Terraform configuration files"));
-}
-
-/// Runs `../shared/conformance/run.py` (OpenTofu's own fixtures): every fixture with a
-/// merged expectation must pass. Skipped, visibly, where `../shared` is absent.
-#[test]
-fn conformance_merged_expectations_pass() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance");
-    let runner = shared.join("run.py");
-    let expectations = shared.join("expectations.json");
-    if !runner.exists() {
-        support::skip(
-            "conformance_merged_expectations_pass",
-            &format!("{} not found", runner.display()),
-        );
-        return;
-    }
-    let all: Value =
-        serde_json::from_str(&std::fs::read_to_string(&expectations).unwrap()).unwrap();
-    let with_merged: Vec<&String> = all["fixtures"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .filter(|(_, e)| e.get("merged").is_some())
-        .map(|(id, _)| id)
-        .collect();
-    assert!(!with_merged.is_empty());
-    for dialect in ["auto", "opentofu"] {
-        let mut cmd = Command::new("python3");
-        cmd.arg(&runner)
-            .arg(strata_bin())
-            .args(["--dialect", dialect]);
-        for id in &with_merged {
-            cmd.args(["--only", id]);
-        }
-        let out = cmd.output().expect("run python3 run.py");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "conformance ({dialect}) failed:\n{stdout}"
-        );
-        assert!(stdout.contains(" 0 failed"), "{stdout}");
-    }
 }

@@ -295,13 +295,7 @@ fn module_json(tree: &ModuleTree, providers: &ProviderConfigs) -> Value {
     let mut variables = Map::new();
     for (name, v) in &m.variables {
         let mut entry = Map::new();
-        insert_some(
-            &mut entry,
-            "default",
-            v.default
-                .as_ref()
-                .map(|d| constant(d.expr()).unwrap_or(Value::Null)),
-        );
+        insert_some(&mut entry, "default", variable_default(m, v));
         insert_some(&mut entry, "description", non_empty_string(&v.description));
         if is_true(&v.sensitive) {
             entry.insert("sensitive".into(), json!(true));
@@ -312,6 +306,32 @@ fn module_json(tree: &ModuleTree, providers: &ProviderConfigs) -> Value {
         root.insert("variables".into(), Value::Object(variables));
     }
     Value::Object(root)
+}
+
+/// A variable's default as Terraform stores it: converted to its type constraint, with
+/// the optional-attribute defaults of the base's type filled in (spec §1.7, §2.5). A
+/// default that does not convert (an error elsewhere) is shown as written.
+fn variable_default(m: &MergedModule, v: &crate::merge::Variable) -> Option<Value> {
+    let written = constant(v.default.as_ref()?.expr()).unwrap_or(Value::Null);
+    let parse = |a: Option<&Attr>| {
+        let a = a?;
+        let quoted_is_legacy = m.file(a.file).syntax.syntax == crate::syntax::Syntax::Native;
+        let expr = match &a.expr().kind {
+            ExprKind::Json(j) => crate::syntax::json_string_expression(j)?,
+            _ => a.expr().clone(),
+        };
+        crate::types::parse_type(&expr, m.dialect, quoted_is_legacy).ok()
+    };
+    let Some(ty) = parse(v.type_constraint.as_ref()) else {
+        return Some(written);
+    };
+    let defaults = parse(v.defaults_type.as_ref()).unwrap_or_else(|| ty.clone());
+    let filled = if written.is_null() {
+        written.clone()
+    } else {
+        crate::types::apply_defaults(&written, &defaults)
+    };
+    Some(crate::types::convert(&filled, &ty).unwrap_or(written))
 }
 
 fn resource_json(r: &Resource, tree: &ModuleTree, providers: &ProviderConfigs) -> Value {
