@@ -63,7 +63,7 @@ impl Workspace {
             if !self.open.contains_key(&path) {
                 let previous = self.files.get(&path).map(|f| f.clone());
                 let file = disk::read_source(&path, previous.as_deref());
-                self.files.insert(path, Arc::new(file));
+                self.store_disk_file(path, file);
             }
         }
         self.names
@@ -140,7 +140,7 @@ impl Workspace {
         if is_config_name(&name) {
             let previous = self.files.get(path).map(|f| f.clone());
             let file = disk::read_source(path, previous.as_deref());
-            self.files.insert(path.to_path_buf(), Arc::new(file));
+            self.store_disk_file(path.to_path_buf(), file);
         }
         self.names
             .entry(dir.to_path_buf())
@@ -208,6 +208,23 @@ impl Workspace {
     /// Whether `path` is open in the editor.
     pub fn is_open(&self, path: &Path) -> bool {
         self.open.contains_key(path)
+    }
+
+    /// Stores a file read from disk, unless the editor's text of it is already stored:
+    /// a read that raced with `didOpen` must not replace the open document. (The check
+    /// runs under the entry's lock, which `reparse_open` needs to store the editor text.)
+    fn store_disk_file(&self, path: PathBuf, file: SourceFile) {
+        match self.files.entry(path) {
+            dashmap::Entry::Occupied(mut entry) => {
+                let editor_text = entry.get().version.is_some();
+                if !(editor_text && self.open.contains_key(entry.key())) {
+                    entry.insert(Arc::new(file));
+                }
+            }
+            dashmap::Entry::Vacant(entry) => {
+                entry.insert(Arc::new(file));
+            }
+        }
     }
 
     fn reparse_open(&self, path: &Path) -> Arc<Module> {

@@ -155,3 +155,24 @@ fn discovery_skips_tool_directories() {
         .collect();
     assert_eq!(rel, vec!["", "modules/a"]);
 }
+
+#[test]
+fn indexing_never_replaces_an_open_document() {
+    let dir = temp_module(&[("main.tf", "variable \"disk\" {}\n")]);
+    let ws = Workspace::new();
+    let path = dir.path().join("main.tf");
+    ws.open_document(&path, "variable \"editor\" {}\n", 3);
+    // The background indexer reaching the directory after didOpen.
+    let module = ws.index_dir(dir.path());
+    assert_eq!(module.sources[0].version, Some(3));
+    assert_eq!(
+        module.sources[0].syntax.body.blocks[0].label(0),
+        Some("editor")
+    );
+    // A disk read that raced with didOpen and lands after it.
+    ws.store_disk_file(
+        path.clone(),
+        crate::module::SourceFile::parse(path.clone(), "variable \"late\" {}\n".into(), None, None),
+    );
+    assert_eq!(ws.file(&path).unwrap().version, Some(3));
+}
