@@ -9,6 +9,7 @@ mod lifecycle;
 mod literal;
 mod meta;
 mod overrides;
+mod references;
 mod syntax;
 mod variables;
 
@@ -57,6 +58,7 @@ pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
     lifecycle::check(merged, &mut out);
     conditions::check(merged, &mut out);
     variables::check(merged, &mut out);
+    references::check(merged, &mut out);
     out
 }
 

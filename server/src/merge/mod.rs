@@ -22,7 +22,7 @@ use crate::syntax::{Attribute, Block, Expr, ExprKind, JsonKind, Span};
 
 pub use body::{effective_block_type, MergedBody};
 pub use named::{Local, ModuleCall, Output, Provider};
-pub use object::ObjectRef;
+pub use object::{strip_instance_keys, ObjectRef};
 pub use resource::{Lifecycle, Mode, Resource, ResourceKey};
 pub use terraform::TerraformSettings;
 pub use variable::Variable;

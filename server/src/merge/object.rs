@@ -118,7 +118,7 @@ impl MergedModule {
     /// The object a reference's subject names (`var.x`, `local.y`, `module.m`,
     /// `module.m.out`, `data.t.n`, `t.n[0]`, ...); a module output resolves to its call.
     pub fn resolve(&self, subject: &str) -> Option<ObjectRef<'_>> {
-        let keyless = strip_keys(subject);
+        let keyless = strip_instance_keys(subject);
         let parts: Vec<&str> = keyless.split('.').collect();
         match parts.as_slice() {
             ["var", name] => self.variables.get(*name).map(ObjectRef::Variable),
@@ -148,7 +148,7 @@ impl MergedModule {
 }
 
 /// `aws_instance.a[0]` → `aws_instance.a`: instance keys do not name a different object.
-fn strip_keys(subject: &str) -> String {
+pub fn strip_instance_keys(subject: &str) -> String {
     let mut out = String::with_capacity(subject.len());
     let mut depth = 0;
     for ch in subject.chars() {

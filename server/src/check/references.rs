@@ -1,0 +1,259 @@
+//! References to objects the module does not declare (Terraform reports these when it
+//! validates): input variables, local values, resources, data sources and module calls,
+//! with "Did you mean" when a close name exists. References are found as Terraform finds
+//! them; names a block binds (`dynamic` iterators, `for` variables) are not references,
+//! and addresses that are not expressions (`moved`, `import`, `removed`, `provider`,
+//! `ignore_changes`) are not looked at.
+
+use std::collections::HashSet;
+
+use super::{at, Diagnostic, Severity};
+use crate::eval::{references, Reference};
+use crate::merge::{strip_instance_keys, MergedModule, Mode, Origin, ResourceKey};
+use crate::syntax::{Attribute, Block, Body};
+
+/// Code of a reference to something not declared.
+pub const UNDECLARED: &str = "undeclared-reference";
+
+/// Arguments whose values are addresses or relative paths, not expressions.
+const NOT_EXPRESSIONS: &[&str] = &[
+    "provider",
+    "providers",
+    "ignore_changes",
+    "source",
+    "version",
+];
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    let scoped_data = check_scoped_data(m);
+    for (fi, file) in m.files.iter().enumerate() {
+        let mut ctx = Ctx {
+            m,
+            file: fi as u32,
+            scoped_data: &scoped_data,
+            bound: Vec::new(),
+            out: &mut *out,
+        };
+        for block in &file.syntax.body.blocks {
+            match &*block.kind.name {
+                // Addresses, settings and constants: nothing here is a reference.
+                "terraform" | "moved" | "removed" | "variable" => {
+                    for v in block.body.blocks_of("validation") {
+                        ctx.body(&v.body);
+                    }
+                }
+                "import" => {
+                    let expressions = block.body.attributes.iter().filter(|a| {
+                        &*a.name.name != "to" && !NOT_EXPRESSIONS.contains(&&*a.name.name)
+                    });
+                    for a in expressions {
+                        ctx.attribute(a);
+                    }
+                }
+                _ => ctx.body(&block.body),
+            }
+        }
+    }
+}
+
+/// Data sources declared inside `check` blocks: references to them are valid there.
+fn check_scoped_data(m: &MergedModule) -> HashSet<String> {
+    m.checks
+        .iter()
+        .flat_map(|c| c.block.body.blocks_of("data").cloned().collect::<Vec<_>>())
+        .filter_map(|d| Some(format!("data.{}.{}", d.label(0)?, d.label(1)?)))
+        .collect()
+}
+
+struct Ctx<'a> {
+    m: &'a MergedModule,
+    file: u32,
+    scoped_data: &'a HashSet<String>,
+    /// Names bound by enclosing `dynamic` blocks.
+    bound: Vec<String>,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn body(&mut self, body: &Body) {
+        for a in &body.attributes {
+            if !NOT_EXPRESSIONS.contains(&&*a.name.name) {
+                self.attribute(a);
+            }
+        }
+        for b in &body.blocks {
+            self.block(b);
+        }
+    }
+
+    fn block(&mut self, b: &Block) {
+        if &*b.kind.name != "dynamic" {
+            self.body(&b.body);
+            return;
+        }
+        // The iterator (the label, or `iterator = name`) is bound inside `content`.
+        let iterator = b
+            .body
+            .attribute("iterator")
+            .and_then(|a| match &a.expr.kind {
+                crate::syntax::ExprKind::Variable(id) => Some(id.name.to_string()),
+                _ => None,
+            })
+            .or_else(|| b.label(0).map(str::to_string));
+        let depth = self.bound.len();
+        self.bound.extend(iterator);
+        self.body(&b.body);
+        self.bound.truncate(depth);
+    }
+
+    fn attribute(&mut self, a: &Attribute) {
+        for r in references(&a.expr) {
+            let root = r.subject.split(['.', '[']).next().unwrap_or_default();
+            if self.bound.iter().any(|b| b == root) {
+                continue;
+            }
+            if let Some((summary, detail)) = self.undeclared(root, &r) {
+                let origin = Origin {
+                    file: self.file,
+                    span: r.span,
+                };
+                self.out.push(at(
+                    self.m,
+                    origin,
+                    Severity::Error,
+                    UNDECLARED,
+                    summary,
+                    detail,
+                ));
+            }
+        }
+    }
+
+    /// Terraform's error for a reference to something not declared, if it is one.
+    fn undeclared(&self, root: &str, r: &Reference) -> Option<(String, String)> {
+        let m = self.m;
+        let object = r.container.as_deref().unwrap_or(&r.subject);
+        let keyless = strip_instance_keys(object);
+        let segments: Vec<&str> = keyless.split('.').collect();
+        match root {
+            "var" => {
+                let name = segments.get(1)?;
+                if m.variables.contains_key(*name) {
+                    return None;
+                }
+                let hint = match suggestion(name, m.variables.keys()) {
+                    Some(s) => format!(" Did you mean {s:?}?"),
+                    None => format!(
+                        " This variable can be declared with a variable \"{name}\" {{}} block."
+                    ),
+                };
+                Some((
+                    "Reference to undeclared input variable".into(),
+                    format!(
+                        "An input variable with the name \"{name}\" has not been declared.{hint}"
+                    ),
+                ))
+            }
+            "local" => {
+                let name = segments.get(1)?;
+                if m.locals.contains_key(*name) {
+                    return None;
+                }
+                let hint = suggestion(name, m.locals.keys())
+                    .map(|s| format!(" Did you mean {s:?}?"))
+                    .unwrap_or_default();
+                Some((
+                    "Reference to undeclared local value".into(),
+                    format!("A local value with the name \"{name}\" has not been declared.{hint}"),
+                ))
+            }
+            "module" => {
+                let name = segments.get(1)?;
+                if m.module_calls.contains_key(*name) {
+                    return None;
+                }
+                let hint = suggestion(name, m.module_calls.keys())
+                    .map(|s| format!(" Did you mean {s:?}?"))
+                    .unwrap_or_default();
+                Some((
+                    "Reference to undeclared module".into(),
+                    format!(
+                        "No module call named \"{name}\" is declared in the root module.{hint}"
+                    ),
+                ))
+            }
+            "count" | "each" | "path" | "terraform" | "self" => None,
+            "data" | "ephemeral" => {
+                let (t, n) = (segments.get(1)?, segments.get(2)?);
+                let mode = if root == "data" {
+                    Mode::Data
+                } else {
+                    Mode::Ephemeral
+                };
+                if self.declared(mode, t, n) || self.scoped_data.contains(&keyless) {
+                    return None;
+                }
+                let adjective = if root == "data" { "data" } else { "ephemeral" };
+                Some((
+                    "Reference to undeclared resource".into(),
+                    format!("A {adjective} resource \"{t}\" \"{n}\" has not been declared in the root module."),
+                ))
+            }
+            t => {
+                let n = segments.get(1)?;
+                if self.declared(Mode::Managed, t, n) {
+                    return None;
+                }
+                let hint = if self.declared(Mode::Data, t, n) {
+                    format!("\n\nDid you mean the data resource data.{t}.{n}?")
+                } else {
+                    String::new()
+                };
+                Some((
+                    "Reference to undeclared resource".into(),
+                    format!("A managed resource \"{t}\" \"{n}\" has not been declared in the root module.{hint}"),
+                ))
+            }
+        }
+    }
+
+    fn declared(&self, mode: Mode, t: &str, n: &str) -> bool {
+        self.m.resources.contains_key(&ResourceKey {
+            mode,
+            type_name: t.to_string(),
+            name: n.to_string(),
+        })
+    }
+}
+
+/// The closest name within an edit distance of less than three, as Terraform suggests.
+fn suggestion<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
+    let mut best: Option<(&String, usize)> = None;
+    for c in candidates {
+        let d = distance(name, c);
+        if d < 3 && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((c, d));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+/// Levenshtein distance, by characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                previous
+            } else {
+                1 + previous.min(row[j]).min(row[j + 1])
+            };
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
