@@ -1,7 +1,14 @@
 //! Publishing a module's diagnostics: every file of the module, each tagged with the
 //! version of the text it was computed from.
+//!
+//! All publishing goes through one task (`Publisher`), in the order the requests were
+//! made, so an older snapshot can never be sent after a newer one; handlers only queue a
+//! snapshot and never wait for the client.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
@@ -16,7 +23,7 @@ use crate::workspace::Workspace;
 /// Publishes diagnostics for every file of `module`, unless the module was rebuilt since
 /// (the newer rebuild publishes its own). A file whose problems are gone is published
 /// empty so that they disappear.
-pub async fn publish_module(client: &Client, ws: &Workspace, state: &State, module: &Module) {
+async fn publish_module(client: &Client, ws: &Workspace, state: &State, module: &Module) {
     let current = ws.module(&module.dir);
     if current.is_some_and(|c| c.revision != module.revision) {
         return;
@@ -31,6 +38,10 @@ pub async fn publish_module(client: &Client, ws: &Workspace, state: &State, modu
         let Some(uri) = convert::uri_of(&source.path) else {
             continue;
         };
+        if source.version.is_none() && ws.is_open(&source.path) {
+            // The disk text of a file opened since this snapshot was taken: stale.
+            continue;
+        }
         let found = by_file.remove(source.path.as_path()).unwrap_or_default();
         let had_some = state.set_has_diagnostics(&source.path, !found.is_empty());
         if found.is_empty() && !had_some && !ws.is_open(&source.path) {
@@ -60,5 +71,29 @@ fn to_lsp(d: &Diagnostic, rope: &Rope, encoding: crate::text::PositionEncoding) 
         source: Some("strata".into()),
         message: format!("{}\n\n{}", d.summary, d.detail),
         ..Default::default()
+    }
+}
+
+/// The one task that publishes diagnostics, fed by a queue of module snapshots.
+#[derive(Debug, Clone)]
+pub struct Publisher {
+    queue: mpsc::UnboundedSender<Arc<Module>>,
+}
+
+impl Publisher {
+    /// Starts the task; it ends when every `Publisher` clone is dropped.
+    pub fn start(client: Client, ws: Arc<Workspace>, state: Arc<State>) -> Self {
+        let (queue, mut requests) = mpsc::unbounded_channel::<Arc<Module>>();
+        tokio::spawn(async move {
+            while let Some(module) = requests.recv().await {
+                publish_module(&client, &ws, &state, &module).await;
+            }
+        });
+        Self { queue }
+    }
+
+    /// Queues the diagnostics of this module snapshot for publishing.
+    pub fn publish(&self, module: Arc<Module>) {
+        let _ = self.queue.send(module);
     }
 }

@@ -7,7 +7,7 @@ use tower_lsp_server::ls_types::ProgressToken;
 use tower_lsp_server::Client;
 use tracing::{info, warn};
 
-use super::diagnostics::publish_module;
+use super::diagnostics::Publisher;
 use super::state::State;
 use crate::workspace::{discover_modules, Workspace};
 
@@ -22,6 +22,8 @@ pub struct Indexer {
     pub workspace: Arc<Workspace>,
     /// Roots and client abilities.
     pub state: Arc<State>,
+    /// Where diagnostics go.
+    pub publisher: Publisher,
 }
 
 impl Indexer {
@@ -82,7 +84,7 @@ impl Indexer {
             }
         }
         for module in self.workspace.modules() {
-            publish_module(&self.client, &self.workspace, &self.state, &module).await;
+            self.publisher.publish(module);
         }
         if let Some(p) = progress {
             p.finish_with_message(format!("{} modules", dirs.len()))

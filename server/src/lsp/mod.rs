@@ -43,14 +43,20 @@ pub struct Server {
     client: Client,
     workspace: Arc<Workspace>,
     state: Arc<State>,
+    publisher: diagnostics::Publisher,
 }
 
 impl Server {
     fn new(client: Client) -> Self {
+        let workspace = Arc::new(Workspace::new());
+        let state = Arc::new(State::default());
+        let publisher =
+            diagnostics::Publisher::start(client.clone(), workspace.clone(), state.clone());
         Self {
             client,
-            workspace: Arc::new(Workspace::new()),
-            state: Arc::new(State::default()),
+            workspace,
+            state,
+            publisher,
         }
     }
 
@@ -61,9 +67,9 @@ impl Server {
         Err(error)
     }
 
-    /// Publishes the diagnostics of the module, unless a newer edit rebuilt it meanwhile.
+    /// Queues the diagnostics of the module for publishing (stale snapshots are skipped).
     async fn publish(&self, module: Arc<crate::module::Module>) {
-        diagnostics::publish_module(&self.client, &self.workspace, &self.state, &module).await;
+        self.publisher.publish(module);
     }
 }
 
@@ -89,6 +95,7 @@ impl LanguageServer for Server {
             client: self.client.clone(),
             workspace: self.workspace.clone(),
             state: self.state.clone(),
+            publisher: self.publisher.clone(),
         };
         tokio::spawn(indexer.run());
     }
