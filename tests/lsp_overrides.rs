@@ -276,6 +276,15 @@ fn an_edit_in_one_file_raises_and_clears_errors_in_another() {
         .as_str()
         .unwrap()
         .starts_with("Duplicate variable declaration"));
+    let related = &d["relatedInformation"][0];
+    assert!(
+        related["location"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("/0.tf"),
+        "{d}"
+    );
+    assert_eq!(related["message"], "first declared here");
     client.notify(
         "textDocument/didChange",
         json!({ "textDocument": { "uri": u_early, "version": 3 },
@@ -285,4 +294,22 @@ fn an_edit_in_one_file_raises_and_clears_errors_in_another() {
         p["diagnostics"].as_array().is_some_and(|d| d.is_empty())
     });
     assert_eq!(cleared["version"], 1);
+}
+
+#[test]
+fn override_errors_link_to_the_base_block() {
+    let mut client = start(&fixtures().join("demo"));
+    let (u, text) = open_demo(&mut client, "override.tf");
+    let diags = client.diagnostics_for(&u, |p| p["version"] == 1);
+    let d = &diags["diagnostics"][0];
+    assert_eq!(d["code"], "override-not-allowed");
+    assert_eq!(d["source"], "strata");
+    let (line, _) = find(&text, "depends_on");
+    assert_eq!(d["range"]["start"]["line"], line);
+    let related = &d["relatedInformation"][0];
+    assert!(related["location"]["uri"]
+        .as_str()
+        .unwrap()
+        .ends_with("/demo/main.tf"));
+    assert_eq!(related["message"], "base declaration");
 }

@@ -11,7 +11,13 @@ pub const DUPLICATE: &str = "duplicate-declaration";
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     for d in &m.duplicates {
         if let Some((summary, detail)) = texts(m, d) {
-            out.push(at(m, d.later, Severity::Error, DUPLICATE, summary, detail));
+            out.push(
+                at(m, d.later, Severity::Error, DUPLICATE, summary, detail).with_related(
+                    m,
+                    d.first,
+                    "first declared here",
+                ),
+            );
         }
     }
 }

@@ -45,7 +45,8 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                 m.describe(count.origin()),
                 m.describe(for_each.origin())
             ),
-        ));
+        )
+        .with_related(m, count.origin(), "count is set here"));
     }
 }
 

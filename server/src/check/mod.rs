@@ -46,6 +46,31 @@ pub struct Diagnostic {
     pub span: Span,
     /// A stable identifier of the rule, for suppression and documentation.
     pub code: &'static str,
+    /// Other places that explain this one (the earlier declaration, the base block).
+    pub related: Vec<Related>,
+}
+
+/// A place related to a diagnostic, with what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// The file.
+    pub path: PathBuf,
+    /// Where in it.
+    pub span: Span,
+    /// What this place is, e.g. "first declared here".
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// The same diagnostic with a related place of the merged module added.
+    pub fn with_related(mut self, merged: &MergedModule, origin: Origin, message: &str) -> Self {
+        self.related.push(Related {
+            path: merged.file(origin.file).path.clone(),
+            span: origin.span,
+            message: message.to_string(),
+        });
+        self
+    }
 }
 
 /// Every diagnostic of a module: syntax first (file by file), then what merging found.
@@ -78,6 +103,7 @@ fn at(
         path: merged.file(origin.file).path.clone(),
         span: origin.span,
         code,
+        related: Vec::new(),
     }
 }
 

@@ -27,7 +27,15 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     }
     for s in &m.set_aside {
         if let Some((severity, code, summary, detail)) = set_aside(s) {
-            out.push(at(m, s.origin, severity, code, summary, detail));
+            let mut d = at(m, s.origin, severity, code, summary, detail);
+            // Inside an override of an object: point at the block it overrides.
+            if let Some(object) = m.object_at(s.origin.file, s.origin.span.start as usize) {
+                let decl = object.provenance().decl;
+                if decl.file != s.origin.file {
+                    d = d.with_related(m, decl, "base declaration");
+                }
+            }
+            out.push(d);
         }
     }
 }

@@ -28,6 +28,7 @@ pub(super) fn check(module: &Module, out: &mut Vec<Diagnostic>) {
                 path: source.path.clone(),
                 span: d.span,
                 code,
+                related: Vec::new(),
             });
         }
     }

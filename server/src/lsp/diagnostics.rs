@@ -51,7 +51,7 @@ async fn publish_module(client: &Client, ws: &Workspace, state: &State, module: 
         let rope = Rope::from_str(&source.text);
         let diagnostics = found
             .into_iter()
-            .map(|d| to_lsp(d, &rope, encoding))
+            .map(|d| to_lsp(d, &rope, encoding, module))
             .collect();
         client
             .publish_diagnostics(uri, diagnostics, source.version)
@@ -59,7 +59,27 @@ async fn publish_module(client: &Client, ws: &Workspace, state: &State, module: 
     }
 }
 
-fn to_lsp(d: &Diagnostic, rope: &Rope, encoding: crate::text::PositionEncoding) -> lsp::Diagnostic {
+fn to_lsp(
+    d: &Diagnostic,
+    rope: &Rope,
+    encoding: crate::text::PositionEncoding,
+    module: &Module,
+) -> lsp::Diagnostic {
+    let related: Vec<lsp::DiagnosticRelatedInformation> = d
+        .related
+        .iter()
+        .filter_map(|r| {
+            let source = module.sources.iter().find(|s| s.path == r.path)?;
+            let rope = Rope::from_str(&source.text);
+            Some(lsp::DiagnosticRelatedInformation {
+                location: lsp::Location {
+                    uri: convert::uri_of(&r.path)?,
+                    range: convert::range(&rope, r.span, encoding),
+                },
+                message: r.message.clone(),
+            })
+        })
+        .collect();
     lsp::Diagnostic {
         range: convert::range(rope, d.span, encoding),
         severity: Some(match d.severity {
@@ -70,6 +90,7 @@ fn to_lsp(d: &Diagnostic, rope: &Rope, encoding: crate::text::PositionEncoding) 
         code: Some(NumberOrString::String(d.code.into())),
         source: Some("strata".into()),
         message: format!("{}\n\n{}", d.summary, d.detail),
+        related_information: (!related.is_empty()).then_some(related),
         ..Default::default()
     }
 }
