@@ -518,3 +518,46 @@ resource "null_resource" "a" {
     ];
     assert_eq!(found, expected);
 }
+
+#[test]
+fn moved_removed_and_lifecycle_schema_errors() {
+    let out = strata(&["check", &fixture("refactoring-errors"), "--format", "json"]);
+    let json = json_of(&out);
+    let mut found: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["summary"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    let mut expected: Vec<(String, u64)> = [
+        ("Unsupported argument", 3),
+        ("Unsupported argument", 4),
+        ("Duplicate lifecycle block", 6),
+        ("Invalid \"moved\" addresses", 15),
+        ("Missing required argument", 20),
+        ("Data source address not allowed", 25),
+        ("Invalid provisioner block", 31),
+        ("Removed resource still exists", 1),
+    ]
+    .iter()
+    .map(|(s, l)| (s.to_string(), *l))
+    .collect();
+    expected.sort();
+    assert_eq!(found, expected);
+    let typo = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["range"]["start"]["line"] == 3)
+        .unwrap();
+    assert_eq!(
+        typo["detail"],
+        "An argument named \"create_before_destory\" is not expected here. Did you mean \"create_before_destroy\"?"
+    );
+}

@@ -57,6 +57,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             out,
         };
         for block in &file.syntax.body.blocks {
+            duplicate_lifecycle(&mut ctx, block);
             for lc in block.body.blocks_of("lifecycle") {
                 match &*block.kind.name {
                     "resource" => managed(&mut ctx, lc, json),
@@ -74,9 +75,46 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The arguments a managed resource's `lifecycle` takes in each dialect (spec §3.1);
+/// Terraform 1.15, the newest stable release, has no resource `destroy` yet.
+fn managed_arguments(dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::Terraform => &[
+            "create_before_destroy",
+            "prevent_destroy",
+            "ignore_changes",
+            "replace_triggered_by",
+        ],
+        Dialect::OpenTofu => &[
+            "create_before_destroy",
+            "prevent_destroy",
+            "ignore_changes",
+            "replace_triggered_by",
+            "enabled",
+            "destroy",
+        ],
+    }
+}
+
 fn managed(ctx: &mut Ctx<'_>, lc: &Block, json: bool) {
     let tofu = ctx.m.dialect == Dialect::OpenTofu;
+    let allowed = managed_arguments(ctx.m.dialect);
     for a in &lc.body.attributes {
+        if !allowed.contains(&&*a.name.name) {
+            let hint = super::references::suggestion_among(&a.name.name, allowed)
+                .map(|s| format!(" Did you mean {s:?}?"))
+                .unwrap_or_default();
+            ctx.push(
+                Severity::Error,
+                NOT_FOR_MODE,
+                a.name.span,
+                "Unsupported argument",
+                &format!(
+                    "An argument named \"{}\" is not expected here.{hint}",
+                    a.name.name
+                ),
+            );
+        }
         match &*a.name.name {
             "create_before_destroy" => ctx.out.extend(literal_bool(ctx.m, ctx.file, a)),
             // OpenTofu 1.12 made prevent_destroy an expression evaluated at plan time.
@@ -226,6 +264,31 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
                 detail,
             );
         }
+    }
+}
+
+/// A second `lifecycle` block in a resource, data source or ephemeral resource.
+fn duplicate_lifecycle(ctx: &mut Ctx<'_>, block: &Block) {
+    if !matches!(&*block.kind.name, "resource" | "data" | "ephemeral") {
+        return;
+    }
+    let mut blocks = block.body.blocks_of("lifecycle");
+    let Some(first) = blocks.next() else { return };
+    for later in blocks {
+        let r = super::range_text(
+            ctx.m,
+            Origin {
+                file: ctx.file,
+                span: crate::merge::header_span(first),
+            },
+        );
+        ctx.push(
+            Severity::Error,
+            NOT_FOR_MODE,
+            crate::merge::header_span(later),
+            "Duplicate lifecycle block",
+            &format!("This resource already has a lifecycle block at {r}."),
+        );
     }
 }
 

@@ -9,6 +9,7 @@ mod lifecycle;
 mod literal;
 mod meta;
 mod overrides;
+mod refactoring;
 mod references;
 mod syntax;
 mod variables;
@@ -84,6 +85,7 @@ pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
     conditions::check(merged, &mut out);
     variables::check(merged, &mut out);
     references::check(merged, &mut out);
+    refactoring::check(merged, &mut out);
     out
 }
 

@@ -226,6 +226,12 @@ impl Ctx<'_> {
     }
 }
 
+/// `suggestion` over a fixed list of names.
+pub(super) fn suggestion_among(name: &str, candidates: &[&str]) -> Option<String> {
+    let owned: Vec<String> = candidates.iter().map(|c| c.to_string()).collect();
+    suggestion(name, owned.iter()).cloned()
+}
+
 /// The closest name within an edit distance of less than three, as Terraform suggests.
 fn suggestion<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
     let mut best: Option<(&String, usize)> = None;

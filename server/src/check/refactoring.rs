@@ -1,0 +1,300 @@
+//! `moved` and `removed` blocks (spec §3.8, §3.9): required arguments, address kinds,
+//! what a `removed` block may target and hold, and a removed object that is still
+//! declared.
+
+use super::{at, Diagnostic, Severity};
+use crate::merge::{header_span, MergedModule, Mode, Origin, ResourceKey};
+use crate::module::Dialect;
+use crate::syntax::{Block, Expr, ExprKind, TraversalStep};
+
+/// Code of a malformed `moved` or `removed` block.
+pub const REFACTORING: &str = "invalid-refactoring-block";
+
+/// What an address in a `moved` or `removed` block points at.
+#[derive(Debug, PartialEq, Eq)]
+enum Target {
+    Module(String),
+    Resource {
+        mode: Mode,
+        type_name: String,
+        name: String,
+        in_module: bool,
+    },
+}
+
+/// Reads `module.a[0].aws_instance.b`, `data.t.n`, `t.n`, ...
+fn target(expr: &Expr) -> Option<Target> {
+    let mut parts: Vec<String> = Vec::new();
+    let (root, steps) = match &expr.kind {
+        ExprKind::Variable(id) => (id.name.to_string(), &[][..]),
+        ExprKind::Traversal { root, steps } => match &root.kind {
+            ExprKind::Variable(id) => (id.name.to_string(), steps.as_slice()),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    parts.push(root);
+    for step in steps {
+        if let TraversalStep::Attr(id) = step {
+            parts.push(id.name.to_string());
+        }
+    }
+    let mut i = 0;
+    let mut in_module = false;
+    let mut last_module = None;
+    while parts.get(i).map(String::as_str) == Some("module") {
+        last_module = Some(parts.get(i + 1)?.clone());
+        in_module = true;
+        i += 2;
+    }
+    let rest = &parts[i..];
+    match rest {
+        [] => last_module.map(Target::Module),
+        [mode, type_name, name] if mode == "data" || mode == "ephemeral" => {
+            Some(Target::Resource {
+                mode: if mode == "data" {
+                    Mode::Data
+                } else {
+                    Mode::Ephemeral
+                },
+                type_name: type_name.clone(),
+                name: name.clone(),
+                in_module,
+            })
+        }
+        [type_name, name] => Some(Target::Resource {
+            mode: Mode::Managed,
+            type_name: type_name.clone(),
+            name: name.clone(),
+            in_module,
+        }),
+        _ => None,
+    }
+}
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        if m.is_override_file(fi as u32) {
+            continue; // Reported as not allowed in overrides.
+        }
+        for block in &file.syntax.body.blocks {
+            match &*block.kind.name {
+                "moved" => moved(m, fi as u32, block, out),
+                "removed" => removed(m, fi as u32, block, out),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn required(
+    m: &MergedModule,
+    file: u32,
+    block: &Block,
+    args: &[&str],
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut all = true;
+    for arg in args {
+        if block.body.attribute(arg).is_none() {
+            all = false;
+            out.push(at(
+                m,
+                Origin {
+                    file,
+                    span: header_span(block),
+                },
+                Severity::Error,
+                REFACTORING,
+                "Missing required argument".into(),
+                format!("The argument \"{arg}\" is required, but no definition was found."),
+            ));
+        }
+    }
+    all
+}
+
+fn moved(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) {
+    if !required(m, file, block, &["from", "to"], out) {
+        return;
+    }
+    let (Some(from), Some(to)) = (block.body.attribute("from"), block.body.attribute("to")) else {
+        return;
+    };
+    let (Some(from), Some(to)) = (target(&from.expr), target(&to.expr)) else {
+        return;
+    };
+    let is_module = |t: &Target| matches!(t, Target::Module(_));
+    if is_module(&from) != is_module(&to) {
+        out.push(at(
+            m,
+            Origin { file, span: header_span(block) },
+            Severity::Error,
+            REFACTORING,
+            "Invalid \"moved\" addresses".into(),
+            "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules.".into(),
+        ));
+    }
+}
+
+fn removed(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) {
+    if !required(m, file, block, &["from"], out) {
+        return;
+    }
+    let tofu = m.dialect == Dialect::OpenTofu;
+    let Some(from_attr) = block.body.attribute("from") else {
+        return;
+    };
+    let Some(from) = target(&from_attr.expr) else {
+        return;
+    };
+    let at_from = Origin {
+        file,
+        span: from_attr.expr.span,
+    };
+    let mut push = |origin: Origin, summary: &str, detail: String| {
+        out.push(at(
+            m,
+            origin,
+            Severity::Error,
+            REFACTORING,
+            summary.into(),
+            detail,
+        ));
+    };
+    match &from {
+        Target::Resource {
+            mode: Mode::Data, ..
+        } => {
+            let summary = if tofu {
+                "Data source address is not allowed"
+            } else {
+                "Data source address not allowed"
+            };
+            push(at_from, summary, "Data sources are never destroyed, so they are not valid targets of removed blocks. To remove the data source from state, remove the data source block from configuration.".into());
+            return;
+        }
+        Target::Resource {
+            mode: Mode::Ephemeral,
+            ..
+        } if tofu => {
+            push(at_from, "Ephemeral resource address is not allowed", "Ephemeral resources are never stored in state, so they are not valid targets of removed blocks.".into());
+            return;
+        }
+        _ => {}
+    }
+    for p in block.body.blocks_of("provisioner") {
+        let destroy_time = p.body.attribute("when").is_some_and(
+            |w| matches!(&w.expr.kind, ExprKind::Variable(id) if &*id.name == "destroy"),
+        );
+        if !destroy_time {
+            let summary = if tofu {
+                "Invalid \"removed.provisioner\" block"
+            } else {
+                "Invalid provisioner block"
+            };
+            push(
+                Origin { file, span: header_span(p) },
+                summary,
+                "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a destroy-time provisioner, use:\n    when = destroy".into(),
+            );
+        }
+    }
+    still_declared(m, file, block, &from, push);
+}
+
+/// A removed object that the configuration still declares.
+fn still_declared(
+    m: &MergedModule,
+    file: u32,
+    block: &Block,
+    from: &Target,
+    mut push: impl FnMut(Origin, &str, String),
+) {
+    let tofu = m.dialect == Dialect::OpenTofu;
+    let (decl, address, kind) = match from {
+        Target::Module(name) => match m.module_calls.get(name) {
+            Some(c) => (c.provenance.decl, format!("module.{name}"), "module"),
+            None => return,
+        },
+        Target::Resource {
+            mode,
+            type_name,
+            name,
+            in_module: false,
+        } => {
+            let key = ResourceKey {
+                mode: *mode,
+                type_name: type_name.clone(),
+                name: name.clone(),
+            };
+            match m.resources.get(&key) {
+                Some(r) => (r.provenance.decl, key.to_string(), "resource"),
+                None => return,
+            }
+        }
+        Target::Resource { .. } => return,
+    };
+    let detail = format!("This statement declares that {address} was removed, but it is still declared in configuration.");
+    if tofu {
+        let summary = if kind == "module" {
+            "Removed module block still exists"
+        } else {
+            "Removed resource block still exists"
+        };
+        push(
+            Origin {
+                file,
+                span: header_span(block),
+            },
+            summary,
+            detail,
+        );
+    } else {
+        let summary = if kind == "module" {
+            "Removed module still exists"
+        } else {
+            "Removed resource still exists"
+        };
+        push(decl, summary, detail);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{parse, Syntax};
+
+    fn t(src: &str) -> Option<Target> {
+        let file = parse(&format!("x = {src}\n"), Syntax::Native, None);
+        target(&file.body.attributes[0].expr)
+    }
+
+    #[test]
+    fn addresses_are_read_as_terraform_reads_them() {
+        assert_eq!(t("module.a"), Some(Target::Module("a".into())));
+        assert_eq!(t("module.a.module.b"), Some(Target::Module("b".into())));
+        assert!(matches!(
+            t("aws_instance.x"),
+            Some(Target::Resource {
+                mode: Mode::Managed,
+                in_module: false,
+                ..
+            })
+        ));
+        assert!(matches!(
+            t("module.a.aws_instance.x"),
+            Some(Target::Resource {
+                in_module: true,
+                ..
+            })
+        ));
+        assert!(matches!(
+            t("data.t.n"),
+            Some(Target::Resource {
+                mode: Mode::Data,
+                ..
+            })
+        ));
+    }
+}
