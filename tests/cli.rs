@@ -21,6 +21,23 @@ fn json_of(out: &Output) -> Value {
     })
 }
 
+/// Every diagnostic of a `check --format json` output as (summary, start line), sorted.
+fn summaries_and_lines(json: &Value) -> Vec<(String, u64)> {
+    let mut found: Vec<(String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["summary"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 fn fixture(name: &str) -> String {
     fixtures().join(name).to_string_lossy().into_owned()
 }
@@ -353,18 +370,7 @@ fn lifecycle_and_condition_errors_are_reported_where_terraform_reports_them() {
     let out = strata(&["check", &fixture("lifecycle-errors"), "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let json = json_of(&out);
-    let mut found: Vec<(String, u64)> = json["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["summary"].as_str().unwrap().to_string(),
-                d["range"]["start"]["line"].as_u64().unwrap(),
-            )
-        })
-        .collect();
-    found.sort();
+    let found = summaries_and_lines(&json);
     let mut expected: Vec<(String, u64)> = [
         ("Invalid variable validation condition", 3),
         ("Variables not allowed", 14),
@@ -523,18 +529,7 @@ resource "null_resource" "a" {
 fn moved_removed_and_lifecycle_schema_errors() {
     let out = strata(&["check", &fixture("refactoring-errors"), "--format", "json"]);
     let json = json_of(&out);
-    let mut found: Vec<(String, u64)> = json["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["summary"].as_str().unwrap().to_string(),
-                d["range"]["start"]["line"].as_u64().unwrap(),
-            )
-        })
-        .collect();
-    found.sort();
+    let found = summaries_and_lines(&json);
     let mut expected: Vec<(String, u64)> = [
         ("Unsupported argument", 3),
         ("Unsupported argument", 4),
