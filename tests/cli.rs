@@ -556,3 +556,26 @@ fn moved_removed_and_lifecycle_schema_errors() {
         "An argument named \"create_before_destory\" is not expected here. Did you mean \"create_before_destroy\"?"
     );
 }
+
+#[test]
+fn outputs_of_local_child_modules_are_checked() {
+    let dir = TempDir::new("cli-child");
+    dir.write(
+        "main.tf",
+        "module \"net\" {\n  source = \"./net\"\n}\n\noutput \"ok\" {\n  value = module.net.vpc_id\n}\n\noutput \"bad\" {\n  value = module.net.subnet_id\n}\n",
+    );
+    dir.write(
+        "net/main.tf",
+        "output \"vpc_id\" {\n  value = \"vpc-1\"\n}\n",
+    );
+    let out = strata(&["check", &dir.path().to_string_lossy(), "--format", "json"]);
+    let json = json_of(&out);
+    assert_eq!(
+        summaries_and_lines(&json),
+        vec![("Unsupported attribute".to_string(), 10)]
+    );
+    assert_eq!(
+        json["diagnostics"][0]["detail"],
+        "This object does not have an attribute named \"subnet_id\"."
+    );
+}

@@ -74,8 +74,16 @@ impl Diagnostic {
     }
 }
 
+/// Finds the merged model of the child module a call's local `source` names, where it
+/// is known; checks that need child modules skip the ones it cannot find.
+pub type ChildModules<'a> = &'a dyn Fn(&str) -> Option<std::sync::Arc<MergedModule>>;
+
 /// Every diagnostic of a module: syntax first (file by file), then what merging found.
-pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
+pub fn check_module(
+    module: &Module,
+    merged: &MergedModule,
+    children: ChildModules<'_>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     syntax::check(module, &mut out);
     duplicates::check(merged, &mut out);
@@ -84,7 +92,7 @@ pub fn check_module(module: &Module, merged: &MergedModule) -> Vec<Diagnostic> {
     lifecycle::check(merged, &mut out);
     conditions::check(merged, &mut out);
     variables::check(merged, &mut out);
-    references::check(merged, &mut out);
+    references::check(merged, children, &mut out);
     refactoring::check(merged, &mut out);
     out
 }

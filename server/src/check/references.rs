@@ -24,11 +24,16 @@ const NOT_EXPRESSIONS: &[&str] = &[
     "version",
 ];
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    m: &MergedModule,
+    children: super::ChildModules<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
     let scoped_data = check_scoped_data(m);
     for (fi, file) in m.files.iter().enumerate() {
         let mut ctx = Ctx {
             m,
+            children,
             file: fi as u32,
             scoped_data: &scoped_data,
             bound: Vec::new(),
@@ -67,6 +72,7 @@ fn check_scoped_data(m: &MergedModule) -> HashSet<String> {
 
 struct Ctx<'a> {
     m: &'a MergedModule,
+    children: super::ChildModules<'a>,
     file: u32,
     scoped_data: &'a HashSet<String>,
     /// Names bound by enclosing `dynamic` blocks.
@@ -169,8 +175,8 @@ impl Ctx<'_> {
             }
             "module" => {
                 let name = segments.get(1)?;
-                if m.module_calls.contains_key(*name) {
-                    return None;
+                if let Some(call) = m.module_calls.get(*name) {
+                    return self.child_output(call, &r.subject);
                 }
                 let hint = suggestion(name, m.module_calls.keys())
                     .map(|s| format!(" Did you mean {s:?}?"))
@@ -215,6 +221,29 @@ impl Ctx<'_> {
                 ))
             }
         }
+    }
+
+    /// `module.m.out` where the child module (a local source Strata has read) declares no
+    /// output `out`.
+    fn child_output(
+        &self,
+        call: &crate::merge::ModuleCall,
+        subject: &str,
+    ) -> Option<(String, String)> {
+        let keyless = strip_instance_keys(subject);
+        let output = keyless.split('.').nth(2)?;
+        let source = call
+            .source
+            .as_ref()
+            .and_then(|s| crate::merge::literal_string(s.expr()))?;
+        let child = (self.children)(source)?;
+        if child.outputs.contains_key(output) {
+            return None;
+        }
+        Some((
+            "Unsupported attribute".into(),
+            format!("This object does not have an attribute named \"{output}\"."),
+        ))
     }
 
     fn declared(&self, mode: Mode, t: &str, n: &str) -> bool {

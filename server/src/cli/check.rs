@@ -27,7 +27,12 @@ pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitC
     let mut diagnostics: Vec<Diagnostic> = ws
         .modules()
         .iter()
-        .flat_map(|m| check_module(m, &merge(m)))
+        .flat_map(|m| {
+            let children = |source: &str| {
+                crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
+            };
+            check_module(m, &merge(m), &children)
+        })
         .collect();
     diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
 

@@ -48,7 +48,8 @@ impl ModuleTree {
         let mut children = BTreeMap::new();
         for (name, call) in &merged.module_calls {
             let source = call.source.as_ref().and_then(|s| literal_string(s.expr()));
-            let Some(child_dir) = source.and_then(|s| local_child(dir, s)) else {
+            let Some(child_dir) = source.and_then(|s| crate::workspace::local_child_dir(dir, s))
+            else {
                 continue;
             };
             if depth >= MAX_DEPTH || !seen.insert(child_dir.clone()) {
@@ -622,17 +623,6 @@ fn is_true(a: &Option<Attr>) -> bool {
 fn non_empty_string(a: &Option<Attr>) -> Option<Value> {
     let s = a.as_ref().and_then(|a| literal_string(a.expr()))?;
     (!s.is_empty()).then(|| json!(s))
-}
-
-/// The directory of a local module source (`./x`, `../x`), if it exists.
-fn local_child(dir: &Path, source: &str) -> Option<PathBuf> {
-    if !(source.starts_with("./") || source.starts_with("../")) {
-        return None;
-    }
-    let child = dir.join(source);
-    child
-        .is_dir()
-        .then(|| child.canonicalize().unwrap_or(child))
 }
 
 #[cfg(test)]

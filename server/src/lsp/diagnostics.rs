@@ -30,7 +30,10 @@ async fn publish_module(client: &Client, ws: &Workspace, state: &State, module: 
     }
     let encoding = state.encoding();
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
-    let all = check_module(module, &ws.merged_of(module));
+    let children = |source: &str| {
+        crate::workspace::local_child_dir(&module.dir, source).and_then(|d| ws.merged(&d))
+    };
+    let all = check_module(module, &ws.merged_of(module), &children);
     for d in &all {
         by_file.entry(d.path.as_path()).or_default().push(d);
     }

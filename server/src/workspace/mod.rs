@@ -272,6 +272,17 @@ impl Workspace {
     }
 }
 
+/// The directory a module call's local `source` (`./x`, `../x`) names, if it exists.
+pub fn local_child_dir(dir: &Path, source: &str) -> Option<PathBuf> {
+    if !(source.starts_with("./") || source.starts_with("../")) {
+        return None;
+    }
+    let child = dir.join(source);
+    child
+        .is_dir()
+        .then(|| child.canonicalize().unwrap_or(child))
+}
+
 /// Whether a file name is a configuration file in some dialect.
 pub fn is_config_name(name: &str) -> bool {
     classify(name, Dialect::OpenTofu).is_some()
