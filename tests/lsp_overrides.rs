@@ -313,3 +313,47 @@ fn override_errors_link_to_the_base_block() {
         .ends_with("/demo/main.tf"));
     assert_eq!(related["message"], "base declaration");
 }
+
+#[test]
+fn typing_depends_on_into_an_override_raises_the_error_and_deleting_it_clears_it() {
+    let dir = TempDir::new("lsp-dependson");
+    dir.write(
+        "main.tf",
+        "resource \"null_resource\" \"a\" {}\n\nresource \"null_resource\" \"b\" {}\n",
+    );
+    let over = dir.write("override.tf", "resource \"null_resource\" \"a\" {\n}\n");
+    let mut client = start(dir.path());
+    let u = client.open(&over, "resource \"null_resource\" \"a\" {\n}\n", 1);
+    client.diagnostics_for(&u, |p| p["version"] == 1);
+    // Type the line, as an editor sends it: one insertion at the start of line 1.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": u, "version": 2 },
+                "contentChanges": [{
+                    "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 1, "character": 0 } },
+                    "text": "  depends_on = [null_resource.b]\n"
+                }] }),
+    );
+    let raised = client.diagnostics_for(&u, |p| p["version"] == 2);
+    let d = &raised["diagnostics"][0];
+    assert_eq!(
+        d["message"].as_str().unwrap().lines().next(),
+        Some("Unsupported override")
+    );
+    assert_eq!(d["range"]["start"]["line"], 1);
+    assert_eq!(
+        d["range"]["start"]["character"], 16,
+        "at the first traversal, as Terraform"
+    );
+    // Delete it again.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": u, "version": 3 },
+                "contentChanges": [{
+                    "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 2, "character": 0 } },
+                    "text": ""
+                }] }),
+    );
+    let cleared = client.diagnostics_for(&u, |p| p["version"] == 3);
+    assert_eq!(cleared["diagnostics"], json!([]));
+}

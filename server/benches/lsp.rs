@@ -2,8 +2,9 @@
 //! does, on `../shared/corpus` (or a directory given as the first argument).
 //!
 //! Measures, each as median and p99: the time from `initialized` to the end of background
-//! indexing; the latency from a `didChange` on the corpus's largest file to the
-//! `publishDiagnostics` for that version; and hover latency. Also the server's resident
+//! indexing; the latency from a `didChange` on the largest file of the corpus's largest
+//! module to the `publishDiagnostics` for that version, with the whole corpus in the
+//! workspace and with that module alone; and hover latency right after each edit. Also the server's resident
 //! memory once indexing is done. Run: `cargo bench --bench lsp [-- DIR]`.
 
 #[path = "../../tests/support/mod.rs"]
@@ -21,23 +22,32 @@ use common::{median_p99, rss_bytes};
 const INDEX_RUNS: usize = 5;
 const EDITS: usize = 200;
 
-fn largest_tf(dir: &Path) -> Option<PathBuf> {
-    let mut best: Option<(u64, PathBuf)> = None;
-    let mut stack = vec![dir.to_path_buf()];
+/// The module directory with the most bytes of `.tf`, and its largest file.
+fn largest_module(root: &Path) -> Option<(PathBuf, PathBuf)> {
+    let mut sizes: std::collections::HashMap<PathBuf, u64> = Default::default();
+    let mut stack = vec![root.to_path_buf()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).ok()?.flatten() {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "tf") {
-                let len = e.metadata().map_or(0, |m| m.len());
-                if best.as_ref().is_none_or(|(l, _)| len > *l) {
-                    best = Some((len, p));
-                }
+                *sizes.entry(d.clone()).or_default() += e.metadata().map_or(0, |m| m.len());
             }
         }
     }
-    best.map(|(_, p)| p)
+    let (dir, _) = sizes.into_iter().max_by_key(|(_, n)| *n)?;
+    let file = largest_tf_in(&dir)?;
+    Some((dir, file))
+}
+
+fn largest_tf_in(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "tf"))
+        .max_by_key(|e| e.metadata().map_or(0, |m| m.len()))
+        .map(|e| e.path())
 }
 
 fn index_once(root: &Path) -> (Client, f64) {
@@ -80,24 +90,69 @@ fn main() {
         p99 * 1e3
     );
 
-    let file = largest_tf(&root).expect("a .tf file");
-    let text = std::fs::read_to_string(&file).expect("read");
-    let u = client.open(&file, &text, 0);
+    let (module_dir, file) = largest_module(&root).expect("a module");
+    edit_latency(
+        "whole corpus, valid edits",
+        &mut client,
+        &file,
+        Edit::CommentLine,
+    );
+    drop(client);
+    // The same edits with only that module in the workspace.
+    let (mut alone, _) = index_once(&module_dir);
+    edit_latency(
+        "module alone, valid edits",
+        &mut alone,
+        &file,
+        Edit::CommentLine,
+    );
+    drop(alone);
+    // Edits that break the file (and mend it): every one needs the full parse with
+    // error recovery.
+    let (mut breaking, _) = index_once(&module_dir);
+    edit_latency(
+        "module alone, breaking edits",
+        &mut breaking,
+        &file,
+        Edit::BreakFirstLine,
+    );
+}
+
+/// What each benchmarked edit does, alternately applied and undone.
+#[derive(Clone, Copy)]
+enum Edit {
+    /// Add a comment line at the top, then remove it: the file stays valid, as most
+    /// keystrokes leave it.
+    CommentLine,
+    /// Put `#` before the first line, commenting out a block's header, then remove it.
+    BreakFirstLine,
+}
+
+/// Edits `file` 200 times, measuring edit→publishDiagnostics and the hover right after it.
+fn edit_latency(label: &str, client: &mut Client, file: &Path, edit: Edit) {
+    let text = std::fs::read_to_string(file).expect("read");
+    let u = client.open(file, &text, 0);
     client.diagnostics_for(&u, |p| p["version"] == 0);
     let mut edit_latency = Vec::new();
     let mut hover_latency = Vec::new();
     for version in 1..=EDITS as i32 {
-        // Type one character at the top, then delete it: the file stays valid.
-        let (range, insert) = if version % 2 == 1 {
-            (
+        let (range, insert) = match (edit, version % 2 == 1) {
+            (Edit::CommentLine, true) => (
+                json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+                "# edit\n",
+            ),
+            (Edit::CommentLine, false) => (
+                json!({"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}),
+                "",
+            ),
+            (Edit::BreakFirstLine, true) => (
                 json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
                 "#",
-            )
-        } else {
-            (
+            ),
+            (Edit::BreakFirstLine, false) => (
                 json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}),
                 "",
-            )
+            ),
         };
         let start = Instant::now();
         client.notify(
@@ -118,14 +173,14 @@ fn main() {
     let (em, ep) = median_p99(edit_latency);
     let (hm, hp) = median_p99(hover_latency);
     println!(
-        "edit -> diagnostics on {} ({} bytes), {EDITS} edits: median {:.2} ms, p99 {:.2} ms",
+        "[{label}] edit -> diagnostics on {} ({} bytes), {EDITS} edits: median {:.2} ms, p99 {:.2} ms",
         file.display(),
         text.len(),
         em * 1e3,
         ep * 1e3
     );
     println!(
-        "hover, {EDITS} requests: median {:.2} ms, p99 {:.2} ms",
+        "[{label}] hover right after each edit, {EDITS} requests: median {:.2} ms, p99 {:.2} ms",
         hm * 1e3,
         hp * 1e3
     );

@@ -34,7 +34,11 @@ impl SourceFile {
             .map(|k| k.syntax)
             .unwrap_or(Syntax::Native);
         let last_good = previous.and_then(|p| p.last_good.clone());
-        let tree = Arc::new(syntax::parse(&text, syntax, last_good.as_deref()));
+        let tree = Arc::new(match previous {
+            // After an edit, only what the edit touched is parsed again.
+            Some(p) => syntax::reparse(&text, syntax, &p.text, &p.syntax, last_good.as_deref()),
+            None => syntax::parse(&text, syntax, last_good.as_deref()),
+        });
         let last_good = if tree.has_errors() {
             last_good
         } else {

@@ -5,6 +5,7 @@
 //! Parsing never fails: a broken file yields every block that could be understood plus
 //! syntax diagnostics placed where the problem is (see `recover`).
 
+mod incremental;
 mod json;
 mod native;
 mod recover;
@@ -408,6 +409,24 @@ impl fmt::Display for SyntaxDiagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.summary, self.detail)
     }
+}
+
+/// Parses the new text of a file after an edit: only the top-level items the edit touched
+/// are parsed again when the previous text parsed cleanly (see `incremental`); otherwise
+/// the whole file, exactly as `parse` does.
+pub fn reparse(
+    text: &str,
+    syntax: Syntax,
+    previous_text: &str,
+    previous: &File,
+    last_good: Option<&File>,
+) -> File {
+    if syntax == Syntax::Native && !text.starts_with('\u{feff}') {
+        if let Some(file) = incremental::reparse(text, previous_text, previous, last_good) {
+            return file;
+        }
+    }
+    parse(text, syntax, last_good)
 }
 
 /// Parses `text` written in `syntax`. `previous` is the last tree of the same file that

@@ -34,12 +34,32 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
             return file(Converter::new(0).body(body), Vec::new());
         }
     }
+    let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous);
+    if let Some(at) = scan::unterminated_comment(text) {
+        diagnostics.push(SyntaxDiagnostic {
+            severity: SyntaxSeverity::Error,
+            summary: "Unterminated comment".into(),
+            detail: "There is no */ to close this comment before the end of the file.".into(),
+            span: Span::new(at, at + 2),
+        });
+        diagnostics.sort_by_key(|d| d.span.start);
+    }
+    file(body, diagnostics)
+}
+
+/// Parses the top-level items in `range` of `text` one by one, reporting each problem
+/// where it is and taking blocks that cannot be understood at all from `previous`.
+pub(super) fn recover_range(
+    text: &str,
+    range: Range<usize>,
+    previous: Option<&File>,
+) -> (Body, Vec<SyntaxDiagnostic>) {
     let mut recovery = Recovery {
         text,
         diagnostics: Vec::new(),
     };
     let mut body = Body::default();
-    for item in scan::items(text, 0..text.len()) {
+    for item in scan::items(text, range) {
         match recovery.item(&item) {
             Some(parsed) => recovery.add(&mut body, parsed),
             None => {
@@ -51,7 +71,7 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
     }
     let mut diagnostics = recovery.diagnostics;
     diagnostics.sort_by_key(|d| d.span.start);
-    file(body, diagnostics)
+    (body, diagnostics)
 }
 
 fn file(body: Body, diagnostics: Vec<SyntaxDiagnostic>) -> File {

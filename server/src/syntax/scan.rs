@@ -59,6 +59,8 @@ struct Scanner<'a> {
     end: usize,
     stack: Vec<(Frame, usize)>,
     markers: Vec<&'a str>,
+    /// Where a block comment that never ends opens, once the scanner has seen one.
+    open_comment: Option<usize>,
 }
 
 /// One step of the scanner.
@@ -79,6 +81,7 @@ impl<'a> Scanner<'a> {
             end: range.end.min(text.len()),
             stack: Vec::new(),
             markers: Vec::new(),
+            open_comment: None,
         }
     }
 
@@ -195,6 +198,9 @@ impl<'a> Scanner<'a> {
             b'/' if self.at(start + 1) == b'/' => return self.line_comment(),
             b'/' if self.at(start + 1) == b'*' => {
                 let close = self.text[start + 2..self.end].find("*/");
+                if close.is_none() {
+                    self.open_comment.get_or_insert(start);
+                }
                 self.pos = close.map_or(self.end, |c| start + 2 + c + 2);
                 return Step::Other(false);
             }
@@ -423,6 +429,21 @@ pub(super) fn blank_ignored_newlines(text: &str) -> Option<String> {
         }
     }
     String::from_utf8(bytes).ok()
+}
+
+/// Whether `range` of `text` closes everything it opens: no bracket, string, heredoc or
+/// block comment is still open at its end, so nothing in it reaches past it.
+pub(super) fn is_balanced(text: &str, range: Range<usize>) -> bool {
+    let mut sc = Scanner::new(text, range);
+    while sc.step().is_some() {}
+    sc.stack.is_empty() && sc.open_comment.is_none()
+}
+
+/// Where a block comment opens that is never closed, if one is.
+pub(super) fn unterminated_comment(text: &str) -> Option<usize> {
+    let mut sc = Scanner::new(text, 0..text.len());
+    while sc.step().is_some() {}
+    sc.open_comment
 }
 
 /// The offset of the `{` that opens the body of the block item `range`, if any.
