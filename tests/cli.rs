@@ -260,7 +260,12 @@ fn corpus_raises_only_the_errors_terraform_raises() {
 
 #[test]
 fn override_and_duplicate_errors_have_terraforms_texts_and_places() {
-    let out = strata(&["check", &fixture("override-errors"), "--format", "json"]);
+    let out = strata(&[
+        "check",
+        &fixture("check/override-errors"),
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let json = json_of(&out);
     let found: Vec<(String, String, String, u64)> = json["diagnostics"]
@@ -367,7 +372,12 @@ fn count_with_for_each_is_an_error_in_one_block_and_a_warning_across_blocks() {
 
 #[test]
 fn lifecycle_and_condition_errors_are_reported_where_terraform_reports_them() {
-    let out = strata(&["check", &fixture("lifecycle-errors"), "--format", "json"]);
+    let out = strata(&[
+        "check",
+        &fixture("check/lifecycle-errors"),
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let json = json_of(&out);
     let found = summaries_and_lines(&json);
@@ -397,7 +407,12 @@ fn lifecycle_and_condition_errors_are_reported_where_terraform_reports_them() {
 
 #[test]
 fn variable_errors_have_terraforms_texts_and_places() {
-    let out = strata(&["check", &fixture("variable-errors"), "--format", "json"]);
+    let out = strata(&[
+        "check",
+        &fixture("check/variable-errors"),
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let json = json_of(&out);
     let diags = json["diagnostics"].as_array().unwrap();
@@ -527,7 +542,12 @@ resource "null_resource" "a" {
 
 #[test]
 fn moved_removed_and_lifecycle_schema_errors() {
-    let out = strata(&["check", &fixture("refactoring-errors"), "--format", "json"]);
+    let out = strata(&[
+        "check",
+        &fixture("check/refactoring-errors"),
+        "--format",
+        "json",
+    ]);
     let json = json_of(&out);
     let found = summaries_and_lines(&json);
     let mut expected: Vec<(String, u64)> = [
