@@ -8,6 +8,7 @@ mod duplicates;
 mod lifecycle;
 mod literal;
 mod meta;
+mod modules;
 mod overrides;
 mod refactoring;
 mod references;
@@ -94,6 +95,7 @@ pub fn check_module(
     variables::check(merged, &mut out);
     references::check(merged, children, &mut out);
     refactoring::check(merged, &mut out);
+    modules::check(merged, children, &mut out);
     out
 }
 
