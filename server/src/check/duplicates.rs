@@ -87,8 +87,41 @@ fn texts(m: &MergedModule, d: &Duplicate) -> Option<(String, String)> {
             },
             format!("Each override file may have only one cloud configuration. A cloud configuration was previously declared at {r}."),
         ),
-        // Duplicate backend/cloud blocks among primary files: Terraform's wording
-        // changed in 1.13 and is not in the spec yet; reported once it is.
+        // Primary files: Terraform 1.13+ and OpenTofu word these differently; OpenTofu's
+        // detail is the spec's, Terraform's newer details are not (the same sentence is
+        // used for both).
+        "backend" if d.first_kind == Some("cloud") => (
+            if tofu {
+                "Both a backend and a cloud configuration are present".into()
+            } else {
+                "Conflicting 'cloud' and 'backend' configuration blocks are present".into()
+            },
+            format!("A module may have only one backend configuration. A cloud configuration was previously declared at {r}."),
+        ),
+        "cloud" if d.first_kind == Some("backend") => (
+            if tofu {
+                "Both a backend and a cloud configuration are present".into()
+            } else {
+                "Conflicting 'cloud' and 'backend' configuration blocks are present".into()
+            },
+            format!("A module may have only one backend configuration. The backend was previously configured at {r}."),
+        ),
+        "backend" => (
+            if tofu {
+                "Duplicate backend configuration".into()
+            } else {
+                "Duplicate 'backend' configuration block".into()
+            },
+            format!("A module may have only one backend configuration. The backend was previously configured at {r}."),
+        ),
+        "cloud" => (
+            if tofu {
+                "Duplicate cloud configurations".into()
+            } else {
+                "Duplicate HCP Terraform configurations".into()
+            },
+            format!("A module may have only one cloud configuration. The cloud configuration was previously declared at {r}."),
+        ),
         _ => return None,
     })
 }

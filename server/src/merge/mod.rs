@@ -113,6 +113,8 @@ pub struct Duplicate {
     pub kind: &'static str,
     /// The resource type, or the provider alias, when the kind has one.
     pub qualifier: Option<String>,
+    /// For backend and cloud blocks: which of the two the earlier declaration is.
+    pub first_kind: Option<&'static str>,
     /// The object's name.
     pub name: String,
     /// The earlier declaration.

@@ -154,6 +154,7 @@ pub(super) fn add_primary_locals(m: &mut MergedModule, file: FileIndex, block: &
         };
         if let Some(first) = m.locals.insert(local.name.clone(), local) {
             m.duplicates.push(Duplicate {
+                first_kind: None,
                 kind: "locals",
                 qualifier: None,
                 name: first.name.clone(),
@@ -215,6 +216,7 @@ pub(super) fn add_primary_output(m: &mut MergedModule, file: FileIndex, block: &
     };
     if let Some(first) = m.outputs.insert(name.to_string(), output) {
         m.duplicates.push(Duplicate {
+            first_kind: None,
             kind: "output",
             qualifier: None,
             name: name.to_string(),
@@ -273,6 +275,7 @@ pub(super) fn add_primary_module(m: &mut MergedModule, file: FileIndex, block: &
     };
     if let Some(first) = m.module_calls.insert(name.to_string(), call) {
         m.duplicates.push(Duplicate {
+            first_kind: None,
             kind: "module",
             qualifier: None,
             name: name.to_string(),
@@ -345,6 +348,7 @@ pub(super) fn add_primary_provider(m: &mut MergedModule, file: FileIndex, block:
     };
     if let Some(first) = m.providers.get(&key) {
         m.duplicates.push(Duplicate {
+            first_kind: None,
             kind: "provider",
             qualifier: key.1.clone(),
             name: key.0.clone(),

@@ -158,6 +158,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
     if let Some(first) = m.resources.get(&key) {
         // The first declaration is kept (spec §1.3).
         m.duplicates.push(Duplicate {
+            first_kind: None,
             kind: key.mode.keyword(),
             qualifier: Some(key.type_name.clone()),
             name: key.name.clone(),

@@ -41,6 +41,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
         };
         match t.required_providers_block {
             Some(first) => m.duplicates.push(Duplicate {
+                first_kind: None,
                 kind: "required_providers",
                 qualifier: None,
                 name: String::new(),
@@ -64,8 +65,14 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
                 span: header_span(b),
             };
             let existing = t.backend.as_ref().or(t.cloud.as_ref());
+            let existing_kind = if t.backend.is_some() {
+                "backend"
+            } else {
+                "cloud"
+            };
             match existing {
                 Some(first) => m.duplicates.push(Duplicate {
+                    first_kind: Some(existing_kind),
                     qualifier: None,
                     kind: if kind == "backend" {
                         "backend"
@@ -123,6 +130,7 @@ pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Bloc
             .or(seen_in_file);
         if let Some(first) = earlier_here {
             m.duplicates.push(Duplicate {
+                first_kind: None,
                 qualifier: None,
                 kind: if kind == "backend" {
                     "override backend"

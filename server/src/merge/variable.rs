@@ -86,6 +86,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
     // A later declaration overwrites the earlier one (spec §1.3).
     if let Some(first) = m.variables.insert(name.to_string(), variable) {
         m.duplicates.push(Duplicate {
+            first_kind: None,
             kind: "variable",
             qualifier: None,
             name: name.to_string(),
