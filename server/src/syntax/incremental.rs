@@ -450,8 +450,8 @@ mod tests {
         for dir in [
             "demo",
             "hcl-quirks",
-            "lifecycle-errors",
-            "variable-errors",
+            "check/lifecycle-errors",
+            "check/variable-errors",
             "merge/resource-lifecycle",
         ] {
             for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
