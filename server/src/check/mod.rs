@@ -12,6 +12,7 @@ mod modules;
 mod overrides;
 mod refactoring;
 mod references;
+mod schemas;
 mod syntax;
 mod variables;
 
@@ -96,6 +97,7 @@ pub fn check_module(
     references::check(merged, children, &mut out);
     refactoring::check(merged, &mut out);
     modules::check(merged, children, &mut out);
+    schemas::check(merged, &mut out);
     out
 }
 
