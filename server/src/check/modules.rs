@@ -4,13 +4,12 @@
 //! §1.5), so those get a warning instead; and, as in Terraform, required arguments are
 //! looked for in the primary block only (spec §5 notes).
 
+use super::schemas::{unknown_argument, Ignored};
 use super::{at, ChildModules, Diagnostic, Severity};
 use crate::merge::{header_span, literal_string, MergedModule, ModuleCall, Origin};
 
-/// Code of an argument a child module does not declare, or a required one left unset.
+/// Code of a required argument a module call leaves unset.
 pub const MODULE_ARGUMENT: &str = "module-argument";
-/// Code of an unknown argument Terraform ignores because the call is overridden.
-pub const OVERRIDE_UNKNOWN_ARGUMENT: &str = "override-unknown-argument";
 
 pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<Diagnostic>) {
     for call in m.module_calls.values() {
@@ -30,24 +29,13 @@ pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<
                 file: a.file,
                 span: a.attr.name.span,
             };
-            if overridden {
-                out.push(at(m, origin, Severity::Warning, OVERRIDE_UNKNOWN_ARGUMENT,
-                    "Argument ignored in an overridden module call".into(),
-                    format!("The module at \"{source}\" declares no variable \"{name}\". Terraform does not check the arguments of a module call that an override file changes, so this one is silently ignored.")));
-            } else {
-                let names: Vec<&str> = child.variables.keys().map(String::as_str).collect();
-                let hint = super::references::suggestion_among(name, &names)
-                    .map(|s| format!(" Did you mean {s:?}?"))
-                    .unwrap_or_default();
-                out.push(at(
-                    m,
-                    origin,
-                    Severity::Error,
-                    MODULE_ARGUMENT,
-                    "Unsupported argument".into(),
-                    format!("An argument named \"{name}\" is not expected here.{hint}"),
-                ));
-            }
+            let names: Vec<&str> = child.variables.keys().map(String::as_str).collect();
+            let ignored = overridden.then(|| Ignored {
+                summary: "Argument ignored in an overridden module call",
+                reason: format!("The module at \"{source}\" declares no variable \"{name}\"."),
+                what: "a module call",
+            });
+            out.push(unknown_argument(m, origin, name, &names, ignored));
         }
         missing_required(m, call, &child, out);
     }

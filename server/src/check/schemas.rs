@@ -6,10 +6,43 @@
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin};
 
-/// Code of an argument a built-in resource type does not have.
-pub const BUILTIN_ARGUMENT: &str = "resource-argument";
-/// Code of an unknown argument Terraform ignores because the resource is overridden.
-pub const OVERRIDE_UNKNOWN_ARGUMENT: &str = super::modules::OVERRIDE_UNKNOWN_ARGUMENT;
+/// Code of an argument a block's known schema does not have.
+pub const BUILTIN_ARGUMENT: &str = "unsupported-argument";
+/// Code of an unknown argument Terraform ignores because its block is overridden.
+pub const OVERRIDE_UNKNOWN_ARGUMENT: &str = "override-unknown-argument";
+
+/// Why an unknown argument is only a warning: its block is overridden.
+pub(super) struct Ignored {
+    /// The warning's summary.
+    pub summary: &'static str,
+    /// Why the argument is unknown.
+    pub reason: String,
+    /// What kind of block, for the detail ("a resource", "a module call").
+    pub what: &'static str,
+}
+
+/// An argument a block's known schema does not have: `Unsupported argument` (with a
+/// suggestion among `known`), or, where an override file changes the block so that
+/// Terraform stops checking its arguments, a warning that it is silently ignored.
+pub(super) fn unknown_argument(
+    m: &MergedModule,
+    origin: Origin,
+    name: &str,
+    known: &[&str],
+    ignored: Option<Ignored>,
+) -> Diagnostic {
+    match ignored {
+        Some(i) => at(m, origin, Severity::Warning, OVERRIDE_UNKNOWN_ARGUMENT, i.summary.into(),
+            format!("{} Terraform does not check the arguments of {} that an override file changes, so this one is silently ignored.", i.reason, i.what)),
+        None => {
+            let hint = super::references::suggestion_among(name, known)
+                .map(|s| format!(" Did you mean {s:?}?"))
+                .unwrap_or_default();
+            at(m, origin, Severity::Error, BUILTIN_ARGUMENT, "Unsupported argument".into(),
+                format!("An argument named \"{name}\" is not expected here.{hint}"))
+        }
+    }
+}
 
 /// The arguments of the resource types whose schema is fixed and known.
 fn arguments(type_name: &str) -> Option<&'static [&'static str]> {
