@@ -7,6 +7,7 @@ pub mod eval;
 pub mod lsp;
 pub mod merge;
 pub mod module;
+pub mod plan;
 pub mod syntax;
 pub mod text;
 pub mod types;

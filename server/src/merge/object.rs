@@ -148,13 +148,16 @@ impl MergedModule {
 }
 
 /// `aws_instance.a[0]` → `aws_instance.a`: instance keys do not name a different object.
+/// A quoted key may itself hold brackets (`a["x[1]"]`).
 pub fn strip_instance_keys(subject: &str) -> String {
     let mut out = String::with_capacity(subject.len());
     let mut depth = 0;
+    let mut in_string = false;
     for ch in subject.chars() {
         match ch {
-            '[' => depth += 1,
-            ']' => depth -= 1,
+            '"' if depth > 0 => in_string = !in_string,
+            '[' if !in_string => depth += 1,
+            ']' if !in_string => depth -= 1,
             _ if depth == 0 => out.push(ch),
             _ => {}
         }
