@@ -101,18 +101,12 @@ fn managed(ctx: &mut Ctx<'_>, lc: &Block, json: bool) {
     let allowed = managed_arguments(ctx.m.dialect);
     for a in &lc.body.attributes {
         if !allowed.contains(&&*a.name.name) {
-            let hint = super::references::suggestion_among(&a.name.name, allowed)
-                .map(|s| format!(" Did you mean {s:?}?"))
-                .unwrap_or_default();
             ctx.push(
                 Severity::Error,
                 NOT_FOR_MODE,
                 a.name.span,
                 "Unsupported argument",
-                &format!(
-                    "An argument named \"{}\" is not expected here.{hint}",
-                    a.name.name
-                ),
+                &super::arguments::unsupported_detail(&a.name.name, allowed),
             );
         }
         match &*a.name.name {

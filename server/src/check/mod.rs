@@ -3,6 +3,7 @@
 //! files may not do, and meta-arguments. Every diagnostic names its file, range, Terraform's summary
 //! and detail, and a stable code.
 
+mod arguments;
 mod conditions;
 mod duplicates;
 mod lifecycle;

@@ -4,7 +4,7 @@
 //! §1.5), so those get a warning instead; and, as in Terraform, required arguments are
 //! looked for in the primary block only (spec §5 notes).
 
-use super::schemas::{unknown_argument, Ignored};
+use super::arguments::{unknown_argument, Ignored};
 use super::{at, ChildModules, Diagnostic, Severity};
 use crate::merge::{header_span, literal_string, MergedModule, ModuleCall, Origin};
 

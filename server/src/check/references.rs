@@ -147,7 +147,7 @@ impl Ctx<'_> {
                 if m.variables.contains_key(*name) {
                     return None;
                 }
-                let hint = match suggestion(name, m.variables.keys()) {
+                let hint = match super::arguments::suggestion(name, m.variables.keys()) {
                     Some(s) => format!(" Did you mean {s:?}?"),
                     None => format!(
                         " This variable can be declared with a variable \"{name}\" {{}} block."
@@ -165,7 +165,7 @@ impl Ctx<'_> {
                 if m.locals.contains_key(*name) {
                     return None;
                 }
-                let hint = suggestion(name, m.locals.keys())
+                let hint = super::arguments::suggestion(name, m.locals.keys())
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
                 Some((
@@ -178,7 +178,7 @@ impl Ctx<'_> {
                 if let Some(call) = m.module_calls.get(*name) {
                     return self.child_output(call, &r.subject);
                 }
-                let hint = suggestion(name, m.module_calls.keys())
+                let hint = super::arguments::suggestion(name, m.module_calls.keys())
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
                 Some((
@@ -253,42 +253,4 @@ impl Ctx<'_> {
             name: n.to_string(),
         })
     }
-}
-
-/// `suggestion` over a fixed list of names.
-pub(super) fn suggestion_among(name: &str, candidates: &[&str]) -> Option<String> {
-    let owned: Vec<String> = candidates.iter().map(|c| c.to_string()).collect();
-    suggestion(name, owned.iter()).cloned()
-}
-
-/// The closest name within an edit distance of less than three, as Terraform suggests.
-fn suggestion<'a>(name: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
-    let mut best: Option<(&String, usize)> = None;
-    for c in candidates {
-        let d = distance(name, c);
-        if d < 3 && best.is_none_or(|(_, bd)| d < bd) {
-            best = Some((c, d));
-        }
-    }
-    best.map(|(c, _)| c)
-}
-
-/// Levenshtein distance, by characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(row[j + 1])
-            };
-            previous = current;
-        }
-    }
-    row[b.len()]
 }

@@ -10,8 +10,8 @@ use super::literal::{literal_bool, not_constant};
 use super::{at, Diagnostic, Severity};
 use crate::eval::constant;
 use crate::merge::{MergedModule, Origin, Variable};
-use crate::syntax::{json_string_expression, Block, Expr, ExprKind, Syntax};
-use crate::types::{apply_defaults, convert, parse_type, Type};
+use crate::syntax::{Block, Expr, Syntax};
+use crate::types::{apply_defaults, convert, parse_type_argument, Type};
 
 /// Code of an invalid variable name.
 pub const NAME: &str = "variable-name";
@@ -64,15 +64,7 @@ fn type_of(
     file: u32,
     expr: &Expr,
 ) -> Option<Result<Type, crate::types::TypeError>> {
-    if m.file(file).syntax.syntax == Syntax::Json {
-        let ExprKind::Json(value) = &expr.kind else {
-            return None;
-        };
-        let parsed = json_string_expression(value)?;
-        Some(parse_type(&parsed, m.dialect, false))
-    } else {
-        Some(parse_type(expr, m.dialect, true))
-    }
+    parse_type_argument(expr, m.file(file).syntax.syntax, m.dialect)
 }
 
 /// The checks Terraform makes while decoding one `variable` block.

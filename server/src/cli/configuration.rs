@@ -316,12 +316,8 @@ fn variable_default(m: &MergedModule, v: &crate::merge::Variable) -> Option<Valu
     let written = constant(v.default.as_ref()?.expr()).unwrap_or(Value::Null);
     let parse = |a: Option<&Attr>| {
         let a = a?;
-        let quoted_is_legacy = m.file(a.file).syntax.syntax == crate::syntax::Syntax::Native;
-        let expr = match &a.expr().kind {
-            ExprKind::Json(j) => crate::syntax::json_string_expression(j)?,
-            _ => a.expr().clone(),
-        };
-        crate::types::parse_type(&expr, m.dialect, quoted_is_legacy).ok()
+        let syntax = m.file(a.file).syntax.syntax;
+        crate::types::parse_type_argument(a.expr(), syntax, m.dialect)?.ok()
     };
     let Some(ty) = parse(v.type_constraint.as_ref()) else {
         return Some(written);

@@ -68,7 +68,7 @@ impl Server {
     }
 
     /// Queues the diagnostics of the module for publishing (stale snapshots are skipped).
-    async fn publish(&self, module: Arc<crate::module::Module>) {
+    fn publish(&self, module: Arc<crate::module::Module>) {
         self.publisher.publish(module);
     }
 }
@@ -117,7 +117,7 @@ impl LanguageServer for Server {
             }
         }
         let module = self.workspace.open_document(&path, &doc.text, doc.version);
-        self.publish(module).await;
+        self.publish(module);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -136,7 +136,7 @@ impl LanguageServer for Server {
             self.state.encoding(),
         );
         match result {
-            Ok(module) => self.publish(module).await,
+            Ok(module) => self.publish(module),
             Err(err) => {
                 warn!("{err}");
                 self.client
@@ -158,7 +158,7 @@ impl LanguageServer for Server {
             self.workspace.disk_changed(&path)
         };
         if let Some(module) = module {
-            self.publish(module).await;
+            self.publish(module);
         }
     }
 
@@ -167,7 +167,7 @@ impl LanguageServer for Server {
             return;
         };
         if let Some(module) = self.workspace.close_document(&path) {
-            self.publish(module).await;
+            self.publish(module);
         }
     }
 
@@ -188,7 +188,7 @@ impl LanguageServer for Server {
         touched.dedup_by(|a, b| a.dir == b.dir);
         for module in touched {
             if let Some(current) = self.workspace.module(&module.dir) {
-                self.publish(current).await;
+                self.publish(current);
             }
         }
     }
@@ -197,7 +197,7 @@ impl LanguageServer for Server {
         let dialect = capabilities::dialect_setting(&params.settings);
         self.workspace.set_dialect(dialect);
         for module in self.workspace.modules() {
-            self.publish(module).await;
+            self.publish(module);
         }
     }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::{convert::convert, Attribute, Type};
 use crate::eval::constant;
 use crate::module::Dialect;
-use crate::syntax::{Expr, ExprKind, Span};
+use crate::syntax::{json_string_expression, Expr, ExprKind, Span, Syntax};
 
 /// Why a type expression is not a valid type constraint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,23 @@ pub fn parse_type(
         }
     }
     type_expr(expr)
+}
+
+/// A variable's `type` argument read as its file's syntax writes it: a native expression
+/// (where a quoted string is the deprecated 0.11 form), or a JSON string holding a type
+/// expression. `None` for a JSON value that is not such a string.
+pub fn parse_type_argument(
+    expr: &Expr,
+    syntax: Syntax,
+    dialect: Dialect,
+) -> Option<Result<Type, TypeError>> {
+    match (&expr.kind, syntax) {
+        (ExprKind::Json(value), _) => {
+            Some(parse_type(&json_string_expression(value)?, dialect, false))
+        }
+        (_, Syntax::Json) => None,
+        (_, Syntax::Native) => Some(parse_type(expr, dialect, true)),
+    }
 }
 
 fn legacy_quoted(s: &str, span: Span, dialect: Dialect) -> TypeError {
