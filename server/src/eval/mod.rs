@@ -1,8 +1,14 @@
-//! Static evaluation of expressions. So far: the references an expression makes (as
-//! Terraform lists them) and the constant value of an expression without references.
+//! Static evaluation of expressions: the references an expression makes (as Terraform
+//! lists them), the constant value of an expression without references, and full
+//! evaluation in a scope with Terraform's functions and unknown values.
 
 mod constant;
+mod evaluate;
+mod functions;
 mod references;
+mod value;
 
 pub use constant::constant;
+pub use evaluate::{evaluate, EvalError, Scope};
 pub use references::{reference_at, references, Reference};
+pub use value::{compare, format_number, Value};

@@ -458,6 +458,13 @@ pub fn json_string_template(value: &JsonValue) -> Option<Expr> {
     })
 }
 
+/// A whole text read as a template (the contents of a `templatefile` file); `None` when
+/// it does not parse. Spans are offsets into `text`.
+pub fn parse_template(text: &str) -> Option<Vec<TemplatePart>> {
+    let template = hcl_edit::parser::parse_template(text).ok()?;
+    Some(native::Converter::new(0).template_parts(template))
+}
+
 /// A JSON-syntax string read as an expression (as `type` and meta-arguments are read in
 /// the JSON syntax). Spans are offsets into the file, approximate where the string has
 /// escapes.

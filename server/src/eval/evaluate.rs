@@ -1,0 +1,664 @@
+//! Evaluation of an expression to a `Value` in a scope, as HCL evaluates it for Terraform:
+//! operators, conditionals, templates and directives, `for` expressions, splats, indexes
+//! and function calls. Unknown values propagate; nothing is guessed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use thiserror::Error;
+
+use super::functions;
+use super::value::Value;
+use crate::syntax::{
+    json_string_template, Expr, ExprKind, ForExpr, JsonKind, JsonValue, Span, TemplatePart,
+    TraversalStep,
+};
+
+/// An evaluation error, in HCL's words.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("{summary}: {detail}")]
+pub struct EvalError {
+    /// HCL's summary, e.g. `Invalid index`.
+    pub summary: String,
+    /// What exactly is wrong.
+    pub detail: String,
+    /// The expression at fault.
+    pub span: Span,
+}
+
+impl EvalError {
+    /// An error at `span`.
+    pub fn new(summary: &str, detail: impl Into<String>, span: Span) -> Self {
+        Self {
+            summary: summary.to_string(),
+            detail: detail.into(),
+            span,
+        }
+    }
+}
+
+/// What names mean where an expression is evaluated: Terraform's `var`, `local`,
+/// `module`, `data`, resources, `count`, `each`, `path`, `self`, `terraform`.
+pub trait Scope {
+    /// The value of the reference starting with `root` followed by the attribute names
+    /// `attrs` (as many leading `.name` steps as the traversal has, at most three), and how
+    /// many of those names the reference used (`var.x` uses one, `data.t.n` two).
+    fn lookup(&self, root: &str, attrs: &[&str], span: Span) -> Result<(Value, usize), EvalError>;
+
+    /// The module's directory, for `file` and `templatefile`; `None` where files may not
+    /// be read.
+    fn module_dir(&self) -> Option<&Path> {
+        None
+    }
+}
+
+/// Evaluates `expr` in `scope`.
+pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Result<Value, EvalError> {
+    Evaluator {
+        scope,
+        bindings: Vec::new(),
+    }
+    .expr(expr)
+}
+
+/// The evaluation of one expression: the scope plus the names bound by enclosing `for`
+/// expressions and template directives.
+pub(super) struct Evaluator<'a> {
+    scope: &'a dyn Scope,
+    bindings: Vec<(String, Value)>,
+}
+
+impl Evaluator<'_> {
+    /// The module directory, for the filesystem functions.
+    pub(super) fn module_dir(&self) -> Option<&Path> {
+        self.scope.module_dir()
+    }
+
+    /// Evaluates a template file's text with `vars` as its only names (`templatefile`).
+    pub(super) fn template_with(
+        &self,
+        parts: &[TemplatePart],
+        vars: Vec<(String, Value)>,
+    ) -> Result<Value, EvalError> {
+        struct Isolated;
+        impl Scope for Isolated {
+            fn lookup(
+                &self,
+                root: &str,
+                _: &[&str],
+                span: Span,
+            ) -> Result<(Value, usize), EvalError> {
+                Err(EvalError::new(
+                    "Invalid reference",
+                    format!("The template file can refer only to the variables passed to templatefile; \"{root}\" is not one of them."),
+                    span,
+                ))
+            }
+        }
+        Evaluator {
+            scope: &Isolated,
+            bindings: vars,
+        }
+        .template(parts)
+    }
+
+    pub(super) fn expr(&mut self, expr: &Expr) -> Result<Value, EvalError> {
+        let span = expr.span;
+        match &expr.kind {
+            ExprKind::Null => Ok(Value::Null),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Number(n) => n.parse::<f64>().map(Value::Number).map_err(|_| {
+                EvalError::new(
+                    "Invalid number literal",
+                    format!("{n} is not a number."),
+                    span,
+                )
+            }),
+            ExprKind::String(s) => Ok(Value::String(s.to_string())),
+            ExprKind::Template(parts) => self.template(parts),
+            ExprKind::Variable(id) => self.traversal_from_name(&id.name, &[], span),
+            ExprKind::Traversal { root, steps } => match &root.kind {
+                ExprKind::Variable(id) => self.traversal_from_name(&id.name, steps, span),
+                _ => {
+                    let value = self.expr(root)?;
+                    self.steps(value, steps)
+                }
+            },
+            ExprKind::FuncCall {
+                name,
+                args,
+                expand_final,
+            } => functions::call(self, &name.name, args, *expand_final, span),
+            ExprKind::Tuple(items) => Ok(Value::Tuple(
+                items
+                    .iter()
+                    .map(|i| self.expr(i))
+                    .collect::<Result<_, _>>()?,
+            )),
+            ExprKind::Object(items) => {
+                let mut map = BTreeMap::new();
+                let mut unknown_key = false;
+                for (k, v) in items {
+                    let key = match &k.kind {
+                        ExprKind::Variable(id) => Value::String(id.name.to_string()),
+                        _ => self.expr(k)?,
+                    };
+                    let value = self.expr(v)?;
+                    match key {
+                        Value::Unknown => unknown_key = true,
+                        key => {
+                            let key = key.to_text().ok_or_else(|| {
+                                EvalError::new(
+                                    "Incorrect key type",
+                                    "Can't use this value as a key: a string is required.",
+                                    k.span,
+                                )
+                            })?;
+                            map.insert(key, value);
+                        }
+                    }
+                }
+                Ok(if unknown_key {
+                    Value::Unknown
+                } else {
+                    Value::Object(map)
+                })
+            }
+            ExprKind::Conditional(parts) => match self.expr(&parts[0])? {
+                Value::Unknown => Ok(Value::Unknown),
+                cond => match cond.to_bool() {
+                    Some(true) => self.expr(&parts[1]),
+                    Some(false) => self.expr(&parts[2]),
+                    None => Err(EvalError::new(
+                        "Incorrect condition type",
+                        "The condition expression must be of type bool.",
+                        parts[0].span,
+                    )),
+                },
+            },
+            ExprKind::Unary { op, expr } => {
+                let v = self.expr(expr)?;
+                unary(op, v, span)
+            }
+            ExprKind::Binary { op, operands } => {
+                let a = self.expr(&operands[0])?;
+                let b = self.expr(&operands[1])?;
+                binary(op, a, b, span)
+            }
+            ExprKind::Parens(inner) => self.expr(inner),
+            ExprKind::For(f) => self.for_expr(f, span),
+            ExprKind::Json(value) => self.json(value),
+            ExprKind::Unanalysed => Ok(Value::Unknown),
+        }
+    }
+
+    fn json(&mut self, value: &JsonValue) -> Result<Value, EvalError> {
+        Ok(match &value.kind {
+            JsonKind::Null => Value::Null,
+            JsonKind::Bool(b) => Value::Bool(*b),
+            JsonKind::Number(n) => Value::Number(n.parse().unwrap_or(0.0)),
+            JsonKind::String(s) => match json_string_template(value) {
+                Some(template) => self.expr(&template)?,
+                None => Value::String(s.to_string()),
+            },
+            JsonKind::Array(items) => Value::Tuple(
+                items
+                    .iter()
+                    .map(|i| self.json(i))
+                    .collect::<Result<_, _>>()?,
+            ),
+            JsonKind::Object(props) => {
+                let mut map = BTreeMap::new();
+                for (k, v) in props {
+                    map.insert(k.name.to_string(), self.json(v)?);
+                }
+                Value::Object(map)
+            }
+        })
+    }
+
+    fn traversal_from_name(
+        &mut self,
+        root: &str,
+        steps: &[TraversalStep],
+        span: Span,
+    ) -> Result<Value, EvalError> {
+        if let Some((_, value)) = self.bindings.iter().rev().find(|(n, _)| n == root) {
+            let value = value.clone();
+            return self.steps(value, steps);
+        }
+        let attrs: Vec<&str> = steps
+            .iter()
+            .take(3)
+            .map_while(|s| match s {
+                TraversalStep::Attr(id) => Some(&*id.name),
+                _ => None,
+            })
+            .collect();
+        let (value, used) = self.scope.lookup(root, &attrs, span)?;
+        self.steps(value, &steps[used.min(steps.len())..])
+    }
+
+    fn steps(&mut self, mut value: Value, steps: &[TraversalStep]) -> Result<Value, EvalError> {
+        for (i, step) in steps.iter().enumerate() {
+            value = match step {
+                TraversalStep::Attr(id) => get_attr(value, &id.name, id.span)?,
+                TraversalStep::Index(e) => {
+                    let key = self.expr(e)?;
+                    index(value, &key, e.span)?
+                }
+                TraversalStep::LegacyIndex(n, span) => {
+                    index(value, &Value::Number(*n as f64), *span)?
+                }
+                TraversalStep::AttrSplat(_) | TraversalStep::FullSplat(_) => {
+                    let rest = &steps[i + 1..];
+                    return match value {
+                        Value::Unknown => Ok(Value::Unknown),
+                        Value::Null => Ok(Value::Tuple(Vec::new())),
+                        v => match v.elements() {
+                            Some(items) => {
+                                let items = items.to_vec();
+                                let out = items
+                                    .into_iter()
+                                    .map(|item| self.steps(item, rest))
+                                    .collect::<Result<Vec<_>, _>>()?;
+                                Ok(match v {
+                                    Value::List(_) | Value::Set(_) => Value::List(out),
+                                    _ => Value::Tuple(out),
+                                })
+                            }
+                            None => Ok(Value::Tuple(vec![self.steps(v, rest)?])),
+                        },
+                    };
+                }
+            };
+        }
+        Ok(value)
+    }
+
+    fn for_expr(&mut self, f: &ForExpr, span: Span) -> Result<Value, EvalError> {
+        let collection = self.expr(&f.collection)?;
+        let Some(pairs) = iteration_pairs(&collection, f.collection.span)? else {
+            return Ok(Value::Unknown);
+        };
+        let mut tuple = Vec::new();
+        let mut object: BTreeMap<String, Value> = BTreeMap::new();
+        let mut grouped: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut unknown = false;
+        for (k, v) in pairs {
+            let depth = self.bindings.len();
+            if let Some(key_var) = &f.key_var {
+                self.bindings.push((key_var.name.to_string(), k));
+            }
+            self.bindings.push((f.value_var.name.to_string(), v));
+            let result =
+                self.for_item(f, &mut tuple, &mut object, &mut grouped, &mut unknown, span);
+            self.bindings.truncate(depth);
+            result?;
+        }
+        if unknown {
+            return Ok(Value::Unknown);
+        }
+        Ok(match &f.key {
+            None => Value::Tuple(tuple),
+            Some(_) if f.grouping => Value::Object(
+                grouped
+                    .into_iter()
+                    .map(|(k, vs)| (k, Value::Tuple(vs)))
+                    .collect(),
+            ),
+            Some(_) => Value::Object(object),
+        })
+    }
+
+    fn for_item(
+        &mut self,
+        f: &ForExpr,
+        tuple: &mut Vec<Value>,
+        object: &mut BTreeMap<String, Value>,
+        grouped: &mut BTreeMap<String, Vec<Value>>,
+        unknown: &mut bool,
+        span: Span,
+    ) -> Result<(), EvalError> {
+        if let Some(condition) = &f.condition {
+            match self.expr(condition)? {
+                Value::Unknown => {
+                    *unknown = true;
+                    return Ok(());
+                }
+                c => match c.to_bool() {
+                    Some(true) => {}
+                    Some(false) => return Ok(()),
+                    None => {
+                        return Err(EvalError::new(
+                            "Invalid 'for' condition",
+                            "The 'if' clause value is invalid: bool required.",
+                            condition.span,
+                        ))
+                    }
+                },
+            }
+        }
+        let value = self.expr(&f.value)?;
+        let Some(key_expr) = &f.key else {
+            tuple.push(value);
+            return Ok(());
+        };
+        let key = match self.expr(key_expr)? {
+            Value::Unknown => {
+                *unknown = true;
+                return Ok(());
+            }
+            k => k.to_text().ok_or_else(|| {
+                EvalError::new(
+                    "Invalid object key",
+                    "The key expression produced an invalid result: string required.",
+                    key_expr.span,
+                )
+            })?,
+        };
+        if f.grouping {
+            grouped.entry(key).or_default().push(value);
+        } else {
+            match object.entry(key) {
+                std::collections::btree_map::Entry::Occupied(e) => {
+                    return Err(EvalError::new(
+                        "Duplicate object key",
+                        format!("Two different items produced the key \"{}\" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.", e.key()),
+                        span,
+                    ));
+                }
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(value);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn template(&mut self, parts: &[TemplatePart]) -> Result<Value, EvalError> {
+        let mut out = String::new();
+        let mut unknown = false;
+        self.template_into(parts, &mut out, &mut unknown)?;
+        Ok(if unknown {
+            Value::Unknown
+        } else {
+            Value::String(out)
+        })
+    }
+
+    fn template_into(
+        &mut self,
+        parts: &[TemplatePart],
+        out: &mut String,
+        unknown: &mut bool,
+    ) -> Result<(), EvalError> {
+        for part in parts {
+            match part {
+                TemplatePart::Literal(s) => out.push_str(s),
+                TemplatePart::Interpolation(e) => match self.expr(e)? {
+                    Value::Unknown => *unknown = true,
+                    Value::Null => {
+                        return Err(EvalError::new(
+                            "Invalid template interpolation value",
+                            "The expression result is null. Cannot include a null value in a string template.",
+                            e.span,
+                        ))
+                    }
+                    v => match v.to_text() {
+                        Some(s) => out.push_str(&s),
+                        None => {
+                            return Err(EvalError::new(
+                                "Invalid template interpolation value",
+                                format!("Cannot include the given value in a string template: string required, but have {}.", v.type_name()),
+                                e.span,
+                            ))
+                        }
+                    },
+                },
+                TemplatePart::If {
+                    condition,
+                    then,
+                    otherwise,
+                } => match self.expr(condition)? {
+                    Value::Unknown => *unknown = true,
+                    c => match c.to_bool() {
+                        Some(true) => self.template_into(then, out, unknown)?,
+                        Some(false) => self.template_into(otherwise, out, unknown)?,
+                        None => {
+                            return Err(EvalError::new(
+                                "Invalid template if condition",
+                                "The template if condition must be of type bool.",
+                                condition.span,
+                            ))
+                        }
+                    },
+                },
+                TemplatePart::For {
+                    key_var,
+                    value_var,
+                    collection,
+                    body,
+                } => {
+                    let value = self.expr(collection)?;
+                    let Some(pairs) = iteration_pairs(&value, collection.span)? else {
+                        *unknown = true;
+                        continue;
+                    };
+                    for (k, v) in pairs {
+                        let depth = self.bindings.len();
+                        if let Some(key_var) = key_var {
+                            self.bindings.push((key_var.name.to_string(), k));
+                        }
+                        self.bindings.push((value_var.name.to_string(), v));
+                        let result = self.template_into(body, out, unknown);
+                        self.bindings.truncate(depth);
+                        result?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The key/value pairs a `for` iterates; `None` when the collection is unknown.
+fn iteration_pairs(
+    collection: &Value,
+    span: Span,
+) -> Result<Option<Vec<(Value, Value)>>, EvalError> {
+    if let Some(map) = collection.attributes() {
+        return Ok(Some(
+            map.iter()
+                .map(|(k, v)| (Value::string(k.clone()), v.clone()))
+                .collect(),
+        ));
+    }
+    match collection {
+        Value::Unknown => Ok(None),
+        Value::Set(items) => Ok(Some(items.iter().map(|v| (v.clone(), v.clone())).collect())),
+        Value::Tuple(items) | Value::List(items) => Ok(Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (Value::Number(i as f64), v.clone()))
+                .collect(),
+        )),
+        Value::Null => Err(EvalError::new(
+            "Iteration over null value",
+            "A null value cannot be used as the collection in a 'for' expression.",
+            span,
+        )),
+        other => Err(EvalError::new(
+            "Iteration over non-iterable value",
+            format!(
+                "A value of type {} cannot be used as the collection in a 'for' expression.",
+                other.type_name()
+            ),
+            span,
+        )),
+    }
+}
+
+/// `value.name`
+pub(super) fn get_attr(value: Value, name: &str, span: Span) -> Result<Value, EvalError> {
+    match value {
+        Value::Unknown => Ok(Value::Unknown),
+        Value::Null => Err(EvalError::new(
+            "Attempt to get attribute from null value",
+            "This value is null, so it does not have any attributes.",
+            span,
+        )),
+        Value::Object(mut map) => map.remove(name).ok_or_else(|| {
+            EvalError::new(
+                "Unsupported attribute",
+                format!("This object does not have an attribute named \"{name}\"."),
+                span,
+            )
+        }),
+        Value::Map(mut map) => map.remove(name).ok_or_else(|| {
+            EvalError::new(
+                "Missing map element",
+                format!("This map does not have an element with the key \"{name}\"."),
+                span,
+            )
+        }),
+        other => Err(EvalError::new(
+            "Unsupported attribute",
+            format!(
+                "Can't access attributes on a primitive-typed value ({}).",
+                other.type_name()
+            ),
+            span,
+        )),
+    }
+}
+
+/// `value[key]`
+pub(super) fn index(value: Value, key: &Value, span: Span) -> Result<Value, EvalError> {
+    if !key.is_known() || !value.is_known() {
+        return Ok(Value::Unknown);
+    }
+    let invalid = || {
+        EvalError::new(
+            "Invalid index",
+            "The given key does not identify an element in this collection value.",
+            span,
+        )
+    };
+    match value {
+        Value::Null => Err(EvalError::new(
+            "Attempt to index null value",
+            "This value is null, so it does not have any indices.",
+            span,
+        )),
+        Value::Object(map) | Value::Map(map) => {
+            let key = key.to_text().ok_or_else(invalid)?;
+            map.get(&key).cloned().ok_or_else(invalid)
+        }
+        Value::Tuple(items) | Value::List(items) => {
+            let i = key.to_number().ok_or_else(invalid)?;
+            if i < 0.0 || i.fract() != 0.0 {
+                return Err(invalid());
+            }
+            items.get(i as usize).cloned().ok_or_else(|| {
+                EvalError::new(
+                    "Invalid index",
+                    "The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.",
+                    span,
+                )
+            })
+        }
+        Value::Set(_) => Err(EvalError::new(
+            "Invalid index",
+            "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
+            span,
+        )),
+        other => Err(EvalError::new(
+            "Invalid index",
+            format!("This value does not have any indices ({}).", other.type_name()),
+            span,
+        )),
+    }
+}
+
+fn unary(op: &str, v: Value, span: Span) -> Result<Value, EvalError> {
+    if !v.is_known() {
+        return Ok(Value::Unknown);
+    }
+    match op {
+        "!" => v.to_bool().map(|b| Value::Bool(!b)).ok_or_else(|| {
+            EvalError::new(
+                "Invalid operand",
+                "Unsuitable value for unary operand: bool required.",
+                span,
+            )
+        }),
+        _ => v.to_number().map(|n| Value::Number(-n)).ok_or_else(|| {
+            EvalError::new(
+                "Invalid operand",
+                "Unsuitable value for unary operand: number required.",
+                span,
+            )
+        }),
+    }
+}
+
+fn binary(op: &str, a: Value, b: Value, span: Span) -> Result<Value, EvalError> {
+    if matches!(op, "==" | "!=") {
+        if !a.is_wholly_known() || !b.is_wholly_known() {
+            return Ok(Value::Unknown);
+        }
+        let equal = a.equals(&b);
+        return Ok(Value::Bool(if op == "==" { equal } else { !equal }));
+    }
+    if !a.is_known() || !b.is_known() {
+        return Ok(Value::Unknown);
+    }
+    let operand = |v: &Value, which: &str, wanted: &str| {
+        EvalError::new(
+            "Invalid operand",
+            format!(
+                "Unsuitable value for {which} operand: {wanted} required, but have {}.",
+                v.type_name()
+            ),
+            span,
+        )
+    };
+    if matches!(op, "&&" | "||") {
+        let x = a.to_bool().ok_or_else(|| operand(&a, "left", "bool"))?;
+        let y = b.to_bool().ok_or_else(|| operand(&b, "right", "bool"))?;
+        return Ok(Value::Bool(if op == "&&" { x && y } else { x || y }));
+    }
+    let x = a.to_number().ok_or_else(|| operand(&a, "left", "number"))?;
+    let y = b
+        .to_number()
+        .ok_or_else(|| operand(&b, "right", "number"))?;
+    let zero = || {
+        EvalError::new(
+            "Error in function call",
+            "Call to function \"divide\" failed: can't divide by zero.",
+            span,
+        )
+    };
+    Ok(match op {
+        "+" => Value::Number(x + y),
+        "-" => Value::Number(x - y),
+        "*" => Value::Number(x * y),
+        "/" if y == 0.0 => return Err(zero()),
+        "/" => Value::Number(x / y),
+        "%" if y == 0.0 => return Err(zero()),
+        "%" => Value::Number(x % y),
+        "<" => Value::Bool(x < y),
+        "<=" => Value::Bool(x <= y),
+        ">" => Value::Bool(x > y),
+        ">=" => Value::Bool(x >= y),
+        other => {
+            return Err(EvalError::new(
+                "Unsupported operator",
+                format!("The operator {other} is not supported."),
+                span,
+            ))
+        }
+    })
+}

@@ -1,0 +1,347 @@
+//! Collection functions: lists, maps and sets.
+
+use std::collections::BTreeMap;
+
+use super::{arg, elements, integer, number, text, Function, Outcome};
+use crate::eval::evaluate::Evaluator;
+use crate::eval::value::{compare, Value};
+
+pub(super) fn lookup(name: &str) -> Option<Function> {
+    Some(match name {
+        "length" => length,
+        "concat" => |a, _| {
+            let mut out = Vec::new();
+            for i in 0..a.len() {
+                if !a[i].is_known() {
+                    return Ok(Value::Unknown);
+                }
+                out.extend(elements(a, i)?.iter().cloned());
+            }
+            Ok(Value::Tuple(out))
+        },
+        "contains" => |a, _| {
+            let needle = arg(a, 1)?;
+            Ok(Value::Bool(
+                elements(a, 0)?.iter().any(|v| v.equals(needle)),
+            ))
+        },
+        "distinct" => |a, _| {
+            let mut out: Vec<Value> = Vec::new();
+            for v in elements(a, 0)? {
+                if !out.iter().any(|o| o.equals(v)) {
+                    out.push(v.clone());
+                }
+            }
+            Ok(Value::List(out))
+        },
+        "element" => |a, _| {
+            let items = elements(a, 0)?;
+            if items.is_empty() {
+                return Err("cannot use element function with an empty list".into());
+            }
+            let i = integer(a, 1)?;
+            if i < 0 {
+                return Err("cannot use element function with a negative index".into());
+            }
+            Ok(items[i as usize % items.len()].clone())
+        },
+        "flatten" => |a, _| {
+            let mut out = Vec::new();
+            flatten_into(elements(a, 0)?, &mut out)?;
+            Ok(Value::Tuple(out))
+        },
+        "keys" => |a, _| match arg(a, 0)? {
+            Value::Unknown => Ok(Value::Unknown),
+            v => Ok(Value::List(
+                map_of(v)?
+                    .keys()
+                    .map(|k| Value::string(k.clone()))
+                    .collect(),
+            )),
+        },
+        "values" => |a, _| match arg(a, 0)? {
+            Value::Unknown => Ok(Value::Unknown),
+            v => Ok(Value::Tuple(map_of(v)?.values().cloned().collect())),
+        },
+        "lookup" => |a, _| {
+            let map = arg(a, 0)?;
+            if !map.is_known() {
+                return Ok(Value::Unknown);
+            }
+            let key = text(a, 1)?;
+            match map_of(map)?.get(&key) {
+                Some(v) => Ok(v.clone()),
+                None => a
+                    .get(2)
+                    .cloned()
+                    .ok_or_else(|| format!("lookup failed to find key {key:?}")),
+            }
+        },
+        "merge" => |a, _| {
+            let mut out = BTreeMap::new();
+            for v in a {
+                match v {
+                    Value::Null => {}
+                    Value::Unknown => return Ok(Value::Unknown),
+                    v => out.extend(map_of(v)?.clone()),
+                }
+            }
+            Ok(Value::Object(out))
+        },
+        "range" => range,
+        "reverse" => |a, _| {
+            let mut items = elements(a, 0)?.to_vec();
+            items.reverse();
+            Ok(Value::Tuple(items))
+        },
+        "slice" => |a, _| {
+            let items = elements(a, 0)?;
+            let (from, to) = (integer(a, 1)?, integer(a, 2)?);
+            if from < 0 || to < from || to as usize > items.len() {
+                return Err("the start index must not be greater than the end index, and both must be within the list".into());
+            }
+            Ok(Value::List(items[from as usize..to as usize].to_vec()))
+        },
+        "sort" => |a, _| {
+            let mut items = elements(a, 0)?
+                .iter()
+                .map(|v| {
+                    v.to_text()
+                        .map(Value::String)
+                        .ok_or("given list element is not a string")
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            items.sort_by(compare);
+            Ok(Value::List(items))
+        },
+        "zipmap" => |a, _| {
+            let keys = elements(a, 0)?;
+            let values = elements(a, 1)?;
+            if keys.len() != values.len() {
+                return Err("number of keys does not match number of values".into());
+            }
+            let mut out = BTreeMap::new();
+            for (k, v) in keys.iter().zip(values) {
+                out.insert(k.to_text().ok_or("keys must be strings")?, v.clone());
+            }
+            Ok(Value::Object(out))
+        },
+        "coalesce" => |a, _| {
+            for v in a {
+                match v {
+                    Value::Unknown => return Ok(Value::Unknown),
+                    Value::Null => {}
+                    Value::String(s) if s.is_empty() => {}
+                    v => return Ok(v.clone()),
+                }
+            }
+            Err("no non-null, non-empty-string arguments".into())
+        },
+        "coalescelist" => |a, _| {
+            for i in 0..a.len() {
+                if !elements(a, i)?.is_empty() {
+                    return Ok(a[i].clone());
+                }
+            }
+            Err("no non-null arguments".into())
+        },
+        "compact" => |a, _| {
+            let items = elements(a, 0)?;
+            if items.iter().any(|v| !v.is_known()) {
+                return Ok(Value::Unknown);
+            }
+            Ok(Value::List(
+                items
+                    .iter()
+                    .filter(|v| !v.is_null() && v.as_str() != Some(""))
+                    .cloned()
+                    .collect(),
+            ))
+        },
+        "index" => |a, _| {
+            let needle = arg(a, 1)?;
+            elements(a, 0)?
+                .iter()
+                .position(|v| v.equals(needle))
+                .map(|i| Value::Number(i as f64))
+                .ok_or_else(|| "item not found".into())
+        },
+        "one" => |a, _| {
+            match arg(a, 0)? {
+            Value::Unknown => Ok(Value::Unknown),
+            v => match elements(a, 0)? {
+                [] => Ok(Value::Null),
+                [only] => Ok(only.clone()),
+                _ => Err(format!("must be a list, set, or tuple value with either zero or one elements; {} has more", v.type_name())),
+            },
+        }
+        },
+        "setunion" => |a, _| {
+            let mut out = Vec::new();
+            for i in 0..a.len() {
+                out.extend(elements(a, i)?.iter().cloned());
+            }
+            Ok(Value::set(out))
+        },
+        "setintersection" => |a, _| {
+            let mut out = elements(a, 0)?.to_vec();
+            for i in 1..a.len() {
+                let other = elements(a, i)?;
+                out.retain(|v| other.iter().any(|o| o.equals(v)));
+            }
+            Ok(Value::set(out))
+        },
+        "setsubtract" => |a, _| {
+            let other = elements(a, 1)?;
+            let out = elements(a, 0)?
+                .iter()
+                .filter(|v| !other.iter().any(|o| o.equals(v)))
+                .cloned()
+                .collect();
+            Ok(Value::set(out))
+        },
+        "setproduct" => |a, _| {
+            let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
+            for i in 0..a.len() {
+                let items = elements(a, i)?;
+                rows = rows
+                    .into_iter()
+                    .flat_map(|row| {
+                        items.iter().map(move |v| {
+                            let mut r = row.clone();
+                            r.push(v.clone());
+                            r
+                        })
+                    })
+                    .collect();
+            }
+            Ok(Value::List(rows.into_iter().map(Value::Tuple).collect()))
+        },
+        "chunklist" => |a, _| {
+            let items = elements(a, 0)?;
+            let size = integer(a, 1)?;
+            if size < 0 {
+                return Err("the size argument must be positive".into());
+            }
+            if size == 0 {
+                return Ok(Value::List(vec![Value::List(items.to_vec())]));
+            }
+            Ok(Value::List(
+                items
+                    .chunks(size as usize)
+                    .map(|c| Value::List(c.to_vec()))
+                    .collect(),
+            ))
+        },
+        "transpose" => |a, _| {
+            let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+            for (k, vs) in map_of(arg(a, 0)?)? {
+                for v in vs.elements().ok_or("values must be lists of strings")? {
+                    out.entry(v.to_text().ok_or("values must be lists of strings")?)
+                        .or_default()
+                        .push(Value::string(k.clone()));
+                }
+            }
+            Ok(Value::Map(
+                out.into_iter().map(|(k, v)| (k, Value::List(v))).collect(),
+            ))
+        },
+        "alltrue" => |a, _| {
+            let mut all = true;
+            for v in elements(a, 0)? {
+                all &= v.to_bool().ok_or("elements must be bools")?;
+            }
+            Ok(Value::Bool(all))
+        },
+        "anytrue" => |a, _| {
+            let mut any = false;
+            for v in elements(a, 0)? {
+                any |= v.to_bool().ok_or("elements must be bools")?;
+            }
+            Ok(Value::Bool(any))
+        },
+        "sum" => |a, _| {
+            let items = elements(a, 0)?;
+            if items.is_empty() {
+                return Err("cannot sum an empty list".into());
+            }
+            let mut total = 0.0;
+            for i in 0..items.len() {
+                total += number(items, i)?;
+            }
+            Ok(Value::Number(total))
+        },
+        "matchkeys" => |a, _| {
+            let values = elements(a, 0)?;
+            let keys = elements(a, 1)?;
+            let search = elements(a, 2)?;
+            if values.len() != keys.len() {
+                return Err("length of keys and values should be equal".into());
+            }
+            Ok(Value::List(
+                values
+                    .iter()
+                    .zip(keys)
+                    .filter(|(_, k)| search.iter().any(|s| s.equals(k)))
+                    .map(|(v, _)| v.clone())
+                    .collect(),
+            ))
+        },
+        _ => return None,
+    })
+}
+
+fn length(a: &[Value], _: &Evaluator) -> Outcome {
+    match arg(a, 0)? {
+        Value::Unknown => Ok(Value::Unknown),
+        Value::String(s) => Ok(Value::Number(s.chars().count() as f64)),
+        Value::Set(items) if items.iter().any(|v| !v.is_wholly_known()) => Ok(Value::Unknown),
+        v => v
+            .elements()
+            .map(<[Value]>::len)
+            .or_else(|| v.attributes().map(BTreeMap::len))
+            .map(|n| Value::Number(n as f64))
+            .ok_or_else(|| format!("argument must have a length; {} has none", v.type_name())),
+    }
+}
+
+fn range(a: &[Value], _: &Evaluator) -> Outcome {
+    let (start, end, step) = match a.len() {
+        1 => (0.0, number(a, 0)?, 1.0),
+        2 => {
+            let (s, e) = (number(a, 0)?, number(a, 1)?);
+            (s, e, if e < s { -1.0 } else { 1.0 })
+        }
+        3 => (number(a, 0)?, number(a, 1)?, number(a, 2)?),
+        _ => return Err("must have one, two, or three arguments".into()),
+    };
+    if step == 0.0 {
+        return Err("step must not be zero".into());
+    }
+    let mut out = Vec::new();
+    let mut x = start;
+    while (step > 0.0 && x < end) || (step < 0.0 && x > end) {
+        out.push(Value::Number(x));
+        x += step;
+        if out.len() > 1024 {
+            return Err("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step".into());
+        }
+    }
+    Ok(Value::List(out))
+}
+
+fn flatten_into(items: &[Value], out: &mut Vec<Value>) -> Result<(), String> {
+    for item in items {
+        match item.elements() {
+            Some(inner) => flatten_into(inner, out)?,
+            None => out.push(item.clone()),
+        }
+    }
+    Ok(())
+}
+
+/// A map or object argument.
+fn map_of(v: &Value) -> Result<&BTreeMap<String, Value>, String> {
+    v.attributes()
+        .ok_or_else(|| format!("a map or object is required, but have {}", v.type_name()))
+}

@@ -1,0 +1,58 @@
+//! Type conversion functions (`tostring`, `tolist`, ...) and the sensitivity markers,
+//! which are identities here because Strata does not track sensitivity.
+
+use super::{arg, Function};
+use crate::eval::value::Value;
+
+pub(super) fn lookup(name: &str) -> Option<Function> {
+    Some(match name {
+        "tostring" => |a, _| match arg(a, 0)? {
+            Value::Null => Ok(Value::Null),
+            v => v
+                .to_text()
+                .map(Value::String)
+                .ok_or_else(|| format!("cannot convert {} to string", v.type_name())),
+        },
+        "tonumber" => |a, _| match arg(a, 0)? {
+            Value::Null => Ok(Value::Null),
+            v => v
+                .to_number()
+                .map(Value::Number)
+                .ok_or_else(|| format!("cannot convert {} to number", v.type_name())),
+        },
+        "tobool" => |a, _| match arg(a, 0)? {
+            Value::Null => Ok(Value::Null),
+            v => v
+                .to_bool()
+                .map(Value::Bool)
+                .ok_or_else(|| format!("cannot convert {} to bool", v.type_name())),
+        },
+        "tolist" => |a, _| match arg(a, 0)? {
+            Value::Unknown => Ok(Value::Unknown),
+            v => v
+                .elements()
+                .map(|items| Value::List(items.to_vec()))
+                .ok_or_else(|| format!("cannot convert {} to list", v.type_name())),
+        },
+        "toset" => |a, _| match arg(a, 0)? {
+            Value::Unknown => Ok(Value::Unknown),
+            v => match v.elements() {
+                Some(items) if items.iter().all(Value::is_wholly_known) => {
+                    Ok(Value::set(items.to_vec()))
+                }
+                Some(_) => Ok(Value::Unknown),
+                None => Err(format!("cannot convert {} to set", v.type_name())),
+            },
+        },
+        "tomap" => |a, _| match arg(a, 0)? {
+            Value::Unknown => Ok(Value::Unknown),
+            v => v
+                .attributes()
+                .map(|m| Value::Map(m.clone()))
+                .ok_or_else(|| format!("cannot convert {} to map", v.type_name())),
+        },
+        "sensitive" | "nonsensitive" | "ephemeralasnull" => |a, _| Ok(arg(a, 0)?.clone()),
+        "issensitive" => |_, _| Ok(Value::Bool(false)),
+        _ => return None,
+    })
+}

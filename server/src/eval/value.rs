@@ -1,0 +1,351 @@
+//! Values as Terraform's evaluator sees them: cty values with their collection kinds and
+//! with unknown values ("known after apply"). Sensitivity marks are not tracked.
+//!
+//! Lists, tuples and sets are kept apart, as are maps and objects, because Terraform's
+//! rules depend on the kind (`for_each` takes a map or a set, never a list). Sets are kept
+//! sorted and free of duplicates, in cty's order.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value as Json;
+
+use crate::types::Type;
+
+/// A value, possibly unknown or containing unknowns.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `null`
+    Null,
+    /// A value that will only be known after apply.
+    Unknown,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number (cty numbers are arbitrary-precision; a float is enough here).
+    Number(f64),
+    /// A string.
+    String(String),
+    /// `[a, b]` as written: elements of any types.
+    Tuple(Vec<Value>),
+    /// `list(T)`
+    List(Vec<Value>),
+    /// `set(T)`: sorted, without duplicates.
+    Set(Vec<Value>),
+    /// `{a = 1}` as written: attributes of any types.
+    Object(BTreeMap<String, Value>),
+    /// `map(T)`
+    Map(BTreeMap<String, Value>),
+}
+
+impl Value {
+    /// A string value.
+    pub fn string(s: impl Into<String>) -> Self {
+        Value::String(s.into())
+    }
+
+    /// A set built from any elements: sorted and de-duplicated.
+    pub fn set(mut items: Vec<Value>) -> Self {
+        items.sort_by(compare);
+        items.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
+        Value::Set(items)
+    }
+
+    /// A JSON value with the types of HCL literals: arrays are tuples, objects objects.
+    pub fn from_json(json: &Json) -> Self {
+        match json {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.as_f64().unwrap_or(0.0)),
+            Json::String(s) => Value::String(s.clone()),
+            Json::Array(items) => Value::Tuple(items.iter().map(Value::from_json).collect()),
+            Json::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), Value::from_json(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// A JSON value already converted to `ty` (by `types::convert`), with the collection
+    /// kinds `ty` gives it.
+    pub fn from_typed_json(json: &Json, ty: &Type) -> Self {
+        match (json, ty) {
+            (Json::Null, _) => Value::Null,
+            (Json::Array(items), Type::List(t)) => {
+                Value::List(items.iter().map(|i| Value::from_typed_json(i, t)).collect())
+            }
+            (Json::Array(items), Type::Set(t)) => {
+                Value::set(items.iter().map(|i| Value::from_typed_json(i, t)).collect())
+            }
+            (Json::Array(items), Type::Tuple(ts)) => Value::Tuple(
+                items
+                    .iter()
+                    .zip(ts)
+                    .map(|(i, t)| Value::from_typed_json(i, t))
+                    .collect(),
+            ),
+            (Json::Object(map), Type::Map(t)) => Value::Map(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), Value::from_typed_json(v, t)))
+                    .collect(),
+            ),
+            (Json::Object(map), Type::Object(attrs)) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| {
+                        let t = attrs.get(k).map_or(&Type::Dynamic, |a| &a.ty);
+                        (k.clone(), Value::from_typed_json(v, t))
+                    })
+                    .collect(),
+            ),
+            (json, _) => Value::from_json(json),
+        }
+    }
+
+    /// The value as JSON, unknowns as `null` (see `known_json` for plan output).
+    pub fn to_json(&self) -> Json {
+        match self {
+            Value::Null | Value::Unknown => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(n) => number_json(*n),
+            Value::String(s) => Json::String(s.clone()),
+            Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
+                Json::Array(items.iter().map(Value::to_json).collect())
+            }
+            Value::Object(map) | Value::Map(map) => {
+                Json::Object(map.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
+            }
+        }
+    }
+
+    /// The value as `terraform show -json` writes `after`: unknown object attributes are
+    /// left out and unknown elements are `null`.
+    pub fn known_json(&self) -> Json {
+        match self {
+            Value::Object(map) | Value::Map(map) => Json::Object(
+                map.iter()
+                    .filter(|(_, v)| !matches!(v, Value::Unknown))
+                    .map(|(k, v)| (k.clone(), v.known_json()))
+                    .collect(),
+            ),
+            Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
+                Json::Array(items.iter().map(Value::known_json).collect())
+            }
+            other => other.to_json(),
+        }
+    }
+
+    /// Where the value is unknown, as `after_unknown` writes it: `true` for an unknown
+    /// value, objects and arrays for collections containing unknowns, `false` otherwise.
+    pub fn unknown_json(&self) -> Json {
+        match self {
+            Value::Unknown => Json::Bool(true),
+            Value::Object(map) | Value::Map(map) => Json::Object(
+                map.iter()
+                    .filter(|(_, v)| !v.is_wholly_known())
+                    .map(|(k, v)| (k.clone(), v.unknown_json()))
+                    .collect(),
+            ),
+            Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
+                Json::Array(items.iter().map(Value::unknown_json).collect())
+            }
+            _ => Json::Bool(false),
+        }
+    }
+
+    /// Whether the value itself is known (its elements may not be).
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Value::Unknown)
+    }
+
+    /// Whether the value and everything in it is known.
+    pub fn is_wholly_known(&self) -> bool {
+        match self {
+            Value::Unknown => false,
+            Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
+                items.iter().all(Value::is_wholly_known)
+            }
+            Value::Object(map) | Value::Map(map) => map.values().all(Value::is_wholly_known),
+            _ => true,
+        }
+    }
+
+    /// Whether the value is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The elements of a list, tuple or set.
+    pub fn elements(&self) -> Option<&[Value]> {
+        match self {
+            Value::Tuple(items) | Value::List(items) | Value::Set(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The attributes of an object or the elements of a map.
+    pub fn attributes(&self) -> Option<&BTreeMap<String, Value>> {
+        match self {
+            Value::Object(map) | Value::Map(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The string, for a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A primitive as a string, as templates and string parameters convert it.
+    pub fn to_text(&self) -> Option<String> {
+        match self {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(format_number(*n)),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
+    /// A number, or a string that reads as one, as number parameters convert it.
+    pub fn to_number(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => Some(*n),
+            Value::String(s) => s.trim().parse().ok().filter(|f: &f64| f.is_finite()),
+            _ => None,
+        }
+    }
+
+    /// A bool, or the strings `"true"`/`"false"`.
+    pub fn to_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            Value::String(s) if s == "true" => Some(true),
+            Value::String(s) if s == "false" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The friendly type name Terraform uses in messages.
+    pub fn type_name(&self) -> String {
+        let element = |items: &[Value]| {
+            items
+                .first()
+                .map_or("dynamic".to_string(), |v| v.type_name())
+        };
+        match self {
+            Value::Null | Value::Unknown => "dynamic".into(),
+            Value::Bool(_) => "bool".into(),
+            Value::Number(_) => "number".into(),
+            Value::String(_) => "string".into(),
+            Value::Tuple(_) => "tuple".into(),
+            Value::Object(_) => "object".into(),
+            Value::List(items) => format!("list of {}", element(items)),
+            Value::Set(items) => format!("set of {}", element(items)),
+            Value::Map(map) => format!(
+                "map of {}",
+                element(&map.values().cloned().collect::<Vec<_>>())
+            ),
+        }
+    }
+
+    /// Equality as HCL's `==` decides it for known values: collections compare by content
+    /// whatever their kind (a list and a tuple with equal elements are equal).
+    pub fn equals(&self, other: &Value) -> bool {
+        compare(self, other) == Ordering::Equal
+    }
+}
+
+/// Which family a value belongs to, for equality: numbers never equal strings.
+fn primitive_kind(v: &Value) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Unknown => 1,
+        Value::Bool(_) => 2,
+        Value::Number(_) => 3,
+        Value::String(_) => 4,
+        Value::Tuple(_) | Value::List(_) | Value::Set(_) => 5,
+        Value::Object(_) | Value::Map(_) => 6,
+    }
+}
+
+/// A total order on values: cty's set order for primitives (numbers numerically, strings
+/// bytewise), then collections element by element.
+pub fn compare(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.total_cmp(y),
+        (Value::String(x), Value::String(y)) => x.cmp(y),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (x, y) if primitive_kind(x) != primitive_kind(y) => {
+            primitive_kind(x).cmp(&primitive_kind(y))
+        }
+        (x, y) => match (x.elements(), y.elements(), x.attributes(), y.attributes()) {
+            (Some(xs), Some(ys), _, _) => xs
+                .iter()
+                .zip(ys)
+                .map(|(p, q)| compare(p, q))
+                .find(|o| o.is_ne())
+                .unwrap_or(xs.len().cmp(&ys.len())),
+            (_, _, Some(xm), Some(ym)) => xm.keys().cmp(ym.keys()).then_with(|| {
+                xm.values()
+                    .zip(ym.values())
+                    .map(|(p, q)| compare(p, q))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            }),
+            _ => Ordering::Equal,
+        },
+    }
+}
+
+/// A number as Terraform prints it: integers without a fraction.
+pub fn format_number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{n:.0}")
+    } else {
+        n.to_string()
+    }
+}
+
+fn number_json(n: f64) -> Json {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        Json::Number((n as i64).into())
+    } else {
+        serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number)
+    }
+}
+
+impl fmt::Display for Value {
+    /// The value in HCL syntax, as plan output shows it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("null"),
+            Value::Unknown => f.write_str("(known after apply)"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Number(n) => f.write_str(&format_number(*n)),
+            Value::String(s) => write!(f, "{}", Json::String(s.clone())),
+            Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
+                f.write_str("[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str("]")
+            }
+            Value::Object(map) | Value::Map(map) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in map.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{} = {v}", Json::String(k.clone()))?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
