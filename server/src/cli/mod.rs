@@ -4,6 +4,7 @@
 mod check;
 mod configuration;
 mod merged;
+mod plan;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +41,36 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Dialect rules to apply (default: opentofu if a module has .tofu files).
+        #[arg(long, value_enum)]
+        dialect: Option<DialectArg>,
+    },
+    /// Preview what `terraform plan` would do for the module in DIR, from its
+    /// configuration and prior state, without running Terraform or providers.
+    Plan {
+        /// The module directory (default: the current one).
+        dir: Option<PathBuf>,
+        /// The prior state (default: terraform.tfstate in DIR; none means empty).
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// Force replacement of this resource instance (repeatable).
+        #[arg(long = "replace", value_name = "ADDR")]
+        replace: Vec<String>,
+        /// Plan only the refresh: no resource changes.
+        #[arg(long)]
+        refresh_only: bool,
+        /// Plan to destroy every object in the state.
+        #[arg(long, conflicts_with = "refresh_only")]
+        destroy: bool,
+        /// Set a root variable, NAME=VALUE (repeatable).
+        #[arg(long = "var", value_name = "NAME=VALUE")]
+        vars: Vec<String>,
+        /// Read root variable values from this file (repeatable).
+        #[arg(long = "var-file", value_name = "FILE")]
+        var_files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Dialect rules to apply (default: opentofu if the module has .tofu files).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
     },
@@ -111,6 +142,46 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             format,
             dialect.map(Dialect::from),
         ),
+        Command::Plan {
+            dir,
+            state,
+            replace,
+            refresh_only,
+            destroy,
+            vars,
+            var_files,
+            format,
+            dialect,
+        } => {
+            let mut parsed = Vec::new();
+            for v in vars {
+                let Some((name, value)) = v.split_once('=') else {
+                    anyhow::bail!("--var {v:?}: expected NAME=VALUE");
+                };
+                parsed.push((name.to_string(), value.to_string()));
+            }
+            let options = crate::plan::PlanOptions {
+                mode: if destroy {
+                    crate::plan::PlanMode::Destroy
+                } else if refresh_only {
+                    crate::plan::PlanMode::RefreshOnly
+                } else {
+                    crate::plan::PlanMode::Normal
+                },
+                replace,
+                inputs: crate::plan::VariableInputs {
+                    files: var_files,
+                    vars: parsed,
+                },
+            };
+            plan::run(
+                &dir.unwrap_or_else(|| PathBuf::from(".")),
+                state.as_deref(),
+                &options,
+                format,
+                dialect.map(Dialect::from),
+            )
+        }
         Command::Merged {
             dir,
             format,

@@ -55,7 +55,7 @@ pub enum StateError {
 }
 
 /// A resource's mode as stored (ephemeral resources are never stored).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ResourceMode {
     /// `"managed"`
     Managed,

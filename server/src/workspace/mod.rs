@@ -7,6 +7,7 @@
 
 mod discover;
 mod disk;
+mod plan;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,375 @@
+//! What Strata knows of providers without running them (DESIGN "Plan preview without
+//! providers"): exact behaviour for `terraform_data` and for the utility providers whose
+//! behaviour is fixed (`null`, `random`, `local`, `tls`, `time`); for any other resource
+//! type, a changed argument is an in-place update that carries a caveat.
+//!
+//! Given the prior object and the configuration of one instance, `propose` gives what the
+//! provider's PlanResourceChange would: the planned object and the arguments whose
+//! change requires replacement.
+
+use std::collections::BTreeMap;
+
+use crate::eval::Value;
+
+/// A stored object as the planner compares it: attributes of dynamic type, which state
+/// stores wrapped as `{"value": ..., "type": ...}`, unwrapped (`terraform_data`'s
+/// `input`, `output` and `triggers_replace`).
+pub fn decode_prior(type_name: &str, attributes: &serde_json::Value) -> Value {
+    let mut value = Value::from_json(attributes);
+    if type_name == "terraform_data" {
+        if let Value::Object(map) = &mut value {
+            for name in ["input", "output", "triggers_replace"] {
+                if let Some(Value::Object(wrapped)) = map.get(name) {
+                    if wrapped.len() == 2 && wrapped.contains_key("type") {
+                        let inner = wrapped.get("value").cloned().unwrap_or(Value::Null);
+                        map.insert(name.to_string(), inner);
+                    }
+                }
+            }
+        }
+    }
+    value
+}
+
+/// The caveat attached to changes of resource types Strata has no schema for.
+pub const UNKNOWN_PROVIDER_CAVEAT: &str = "provider may require replacement";
+
+/// Which arguments force replacement when they change.
+#[derive(Debug, Clone, Copy)]
+enum Replace {
+    /// Every argument (the `random`, `local`, `tls` providers, and most of `time`).
+    All,
+    /// Only these.
+    Only(&'static [&'static str]),
+}
+
+/// A resource type Strata knows exactly.
+#[derive(Debug, Clone, Copy)]
+struct Schema {
+    /// Attributes the provider computes (unknown until apply when the object is created).
+    computed: &'static [&'static str],
+    /// Which arguments force replacement.
+    replace: Replace,
+    /// Arguments the planned object holds (as null) even when the configuration leaves
+    /// them out; listed where Strata knows the whole schema.
+    arguments: &'static [&'static str],
+}
+
+const TIME_PARTS: &[&str] = &[
+    "id", "rfc3339", "year", "month", "day", "hour", "minute", "second", "unix",
+];
+
+fn schema(type_name: &str) -> Option<Schema> {
+    let s = |computed, replace| {
+        Some(Schema {
+            computed,
+            replace,
+            arguments: &[],
+        })
+    };
+    match type_name {
+        "terraform_data" => Some(Schema {
+            computed: &["id", "output"],
+            replace: Replace::Only(&["triggers_replace"]),
+            arguments: &["input", "triggers_replace"],
+        }),
+        "null_resource" => Some(Schema {
+            computed: &["id"],
+            replace: Replace::Only(&["triggers"]),
+            arguments: &["triggers"],
+        }),
+        "random_id" => s(&["id", "b64_url", "b64_std", "hex", "dec"], Replace::All),
+        "random_string" => s(&["id", "result"], Replace::All),
+        "random_password" => s(&["id", "result", "bcrypt_hash"], Replace::All),
+        "random_integer" | "random_shuffle" | "random_uuid" => s(&["id", "result"], Replace::All),
+        "random_pet" => s(&["id"], Replace::All),
+        "random_bytes" => s(&["base64", "hex"], Replace::All),
+        "local_file" | "local_sensitive_file" => s(
+            &[
+                "id",
+                "content_md5",
+                "content_sha1",
+                "content_sha256",
+                "content_sha512",
+                "content_base64sha256",
+                "content_base64sha512",
+            ],
+            Replace::All,
+        ),
+        "tls_private_key" => s(
+            &[
+                "id",
+                "private_key_pem",
+                "private_key_openssh",
+                "private_key_pem_pkcs8",
+                "public_key_pem",
+                "public_key_openssh",
+                "public_key_fingerprint_md5",
+                "public_key_fingerprint_sha256",
+            ],
+            Replace::All,
+        ),
+        "tls_self_signed_cert" | "tls_locally_signed_cert" => s(
+            &[
+                "id",
+                "cert_pem",
+                "validity_start_time",
+                "validity_end_time",
+                "ready_for_renewal",
+                "ca_key_algorithm",
+                "key_algorithm",
+            ],
+            Replace::All,
+        ),
+        "tls_cert_request" => s(&["id", "cert_request_pem", "key_algorithm"], Replace::All),
+        "time_sleep" => s(&["id"], Replace::Only(&["triggers"])),
+        "time_static" => s(TIME_PARTS, Replace::All),
+        "time_offset" => s(TIME_PARTS, Replace::All),
+        "time_rotating" => s(TIME_PARTS, Replace::All),
+        _ => None,
+    }
+}
+
+/// What the provider would plan for one instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proposal {
+    /// The planned object (unknown where the provider computes a value at apply).
+    pub after: Value,
+    /// Arguments whose change forces replacement, when some did change.
+    pub replace_paths: Vec<String>,
+    /// Whether the planned object differs from the prior one.
+    pub changed: bool,
+    /// Set for resource types Strata has no schema for, when something changed.
+    pub caveat: Option<&'static str>,
+}
+
+/// Plans one instance of `type_name`: `prior` is the current object (`None` to create),
+/// `config` the evaluated configuration (an object of arguments and nested blocks).
+/// `block_types` names the keys of `config` that hold nested blocks (as lists of objects).
+pub fn propose(
+    type_name: &str,
+    prior: Option<&Value>,
+    config: &Value,
+    block_types: &[String],
+) -> Proposal {
+    let empty = BTreeMap::new();
+    let config_attrs = config.attributes().unwrap_or(&empty);
+    let schema = schema(type_name);
+    let Some(prior) = prior else {
+        let mut after = config_attrs.clone();
+        if let Some(schema) = schema {
+            for name in schema.arguments {
+                after.entry(name.to_string()).or_insert(Value::Null);
+            }
+            for name in schema.computed {
+                if after.get(*name).is_none_or(Value::is_null) {
+                    after.insert(name.to_string(), Value::Unknown);
+                }
+            }
+            if type_name == "terraform_data" {
+                after.insert("output".into(), computed_copy(config_attrs.get("input")));
+            }
+        }
+        return Proposal {
+            after: Value::Object(after),
+            replace_paths: Vec::new(),
+            changed: true,
+            caveat: None,
+        };
+    };
+    let prior_attrs = prior.attributes().unwrap_or(&empty);
+    let is_computed = |name: &str| schema.is_some_and(|s| s.computed.contains(&name));
+    let mut after = prior_attrs.clone();
+    let mut changed_args = Vec::new();
+    for (name, value) in config_attrs {
+        let before = prior_attrs.get(name).unwrap_or(&Value::Null);
+        // Without a schema, an argument left out (null) may be optional and computed: the
+        // prior value stands, as it would for such an argument.
+        if value.is_null() && (schema.is_none() || is_computed(name)) {
+            continue;
+        }
+        if differs(value, before, block_types.contains(name)) {
+            changed_args.push(name.clone());
+            after.insert(name.clone(), value.clone());
+        }
+    }
+    let replace_paths: Vec<String> = match schema.map(|s| s.replace) {
+        Some(Replace::All) => changed_args
+            .iter()
+            .filter(|a| !is_computed(a))
+            .cloned()
+            .collect(),
+        Some(Replace::Only(names)) => changed_args
+            .iter()
+            .filter(|a| names.contains(&a.as_str()))
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    };
+    if type_name == "terraform_data" && changed_args.iter().any(|a| a == "input") {
+        after.insert("output".into(), computed_copy(config_attrs.get("input")));
+    }
+    let changed = !changed_args.is_empty();
+    Proposal {
+        after: Value::Object(after),
+        replace_paths,
+        changed,
+        caveat: (changed && schema.is_none()).then_some(UNKNOWN_PROVIDER_CAVEAT),
+    }
+}
+
+/// The planned object of a replacement: the configuration with every computed attribute
+/// unknown again.
+pub fn propose_replacement(type_name: &str, config: &Value) -> Value {
+    propose(type_name, None, config, &[]).after
+}
+
+/// `terraform_data.output` while planning: null stays null, anything else is computed.
+fn computed_copy(input: Option<&Value>) -> Value {
+    match input {
+        None | Some(Value::Null) => Value::Null,
+        Some(_) => Value::Unknown,
+    }
+}
+
+/// Whether a configured value differs from the stored one. Primitives compare by their
+/// text (state stores `"80"` and `80` alike for a string attribute). Within nested blocks
+/// (`in_block`) objects compare only the arguments the configuration sets, since the
+/// state also holds every computed and defaulted one; elsewhere an object is an
+/// argument's map, and a key only the state has is a change.
+pub fn differs(config: &Value, prior: &Value, in_block: bool) -> bool {
+    match (config, prior) {
+        (Value::Unknown, _) => true,
+        (Value::Null, p) => !(p.is_null() || in_block && is_empty(p)),
+        (c, Value::Null) => !is_empty(c),
+        (c, p) if c.elements().is_some() || p.elements().is_some() => {
+            let (Some(cs), Some(ps)) = (c.elements(), p.elements()) else {
+                return true;
+            };
+            if cs.len() != ps.len() {
+                return true;
+            }
+            if matches!(c, Value::Set(_)) {
+                // A set's order in state is the provider's, not the configuration's.
+                return !cs
+                    .iter()
+                    .all(|x| ps.iter().any(|y| !differs(x, y, in_block)));
+            }
+            cs.iter().zip(ps).any(|(x, y)| differs(x, y, in_block))
+        }
+        (c, p) if c.attributes().is_some() || p.attributes().is_some() => {
+            let (Some(cm), Some(pm)) = (c.attributes(), p.attributes()) else {
+                return true;
+            };
+            cm.iter()
+                .any(|(k, v)| differs(v, pm.get(k).unwrap_or(&Value::Null), in_block))
+                || !in_block && pm.keys().any(|k| !cm.contains_key(k))
+        }
+        (c, p) => c.to_text() != p.to_text(),
+    }
+}
+
+/// Whether a collection is empty (state stores an absent list argument as `[]` or null).
+fn is_empty(v: &Value) -> bool {
+    v.elements().is_some_and(<[Value]>::is_empty) || v.attributes().is_some_and(BTreeMap::is_empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(pairs: &[(&str, Value)]) -> Value {
+        Value::Object(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn terraform_data_input_updates_and_triggers_replace() {
+        let prior = obj(&[
+            ("id", Value::string("x")),
+            ("input", Value::string("a")),
+            ("output", Value::string("a")),
+            ("triggers_replace", Value::Null),
+        ]);
+        let same = propose(
+            "terraform_data",
+            Some(&prior),
+            &obj(&[("input", Value::string("a"))]),
+            &[],
+        );
+        assert!(!same.changed);
+        let update = propose(
+            "terraform_data",
+            Some(&prior),
+            &obj(&[("input", Value::string("b"))]),
+            &[],
+        );
+        assert!(update.changed && update.replace_paths.is_empty());
+        assert_eq!(update.after.attributes().unwrap()["output"], Value::Unknown);
+        let replace = propose(
+            "terraform_data",
+            Some(&prior),
+            &obj(&[
+                ("input", Value::string("a")),
+                ("triggers_replace", Value::string("t")),
+            ]),
+            &[],
+        );
+        assert_eq!(replace.replace_paths, ["triggers_replace"]);
+        let create = propose(
+            "terraform_data",
+            None,
+            &obj(&[("input", Value::string("a"))]),
+            &[],
+        );
+        assert_eq!(create.after.attributes().unwrap()["id"], Value::Unknown);
+    }
+
+    #[test]
+    fn unknown_types_update_with_a_caveat_and_keep_computed_values() {
+        let prior = obj(&[
+            ("id", Value::string("i-1")),
+            ("ami", Value::string("a")),
+            ("port", Value::Number(80.0)),
+        ]);
+        let same = propose(
+            "aws_instance",
+            Some(&prior),
+            &obj(&[("ami", Value::string("a")), ("port", Value::string("80"))]),
+            &[],
+        );
+        assert!(!same.changed && same.caveat.is_none());
+        let changed = propose(
+            "aws_instance",
+            Some(&prior),
+            &obj(&[("ami", Value::string("b"))]),
+            &[],
+        );
+        assert!(changed.changed);
+        assert_eq!(changed.caveat, Some(UNKNOWN_PROVIDER_CAVEAT));
+        assert_eq!(
+            changed.after.attributes().unwrap()["id"],
+            Value::string("i-1")
+        );
+    }
+
+    #[test]
+    fn every_random_argument_forces_replacement() {
+        let prior = obj(&[
+            ("id", Value::string("x")),
+            ("length", Value::Number(8.0)),
+            ("result", Value::string("abcdefgh")),
+        ]);
+        let p = propose(
+            "random_string",
+            Some(&prior),
+            &obj(&[("length", Value::Number(9.0))]),
+            &[],
+        );
+        assert_eq!(p.replace_paths, ["length"]);
+    }
+}

@@ -1,0 +1,67 @@
+//! Planning a module of the workspace: the configuration checks first (a configuration
+//! with errors plans nothing, as `terraform plan` does), then the prior state, then the
+//! planner with local child modules found through the store. The CLI and the language
+//! server both plan through here.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{local_child_dir, Workspace};
+use crate::check::{check_module, Severity};
+use crate::merge::MergedModule;
+use crate::plan::{
+    plan, read_state, Configuration, Plan, PlanDiagnostic, PlanOptions, State, StateError,
+};
+
+impl Workspace {
+    /// Plans the module of `dir` against the state at `state` (default:
+    /// `terraform.tfstate` in `dir`; a missing file is an empty state).
+    pub fn plan_module(
+        &self,
+        dir: &Path,
+        state: Option<&Path>,
+        options: &PlanOptions,
+    ) -> Result<Plan, StateError> {
+        let module = match self.module(dir) {
+            Some(m) => m,
+            None => self.index_dir(dir),
+        };
+        let merged = self.merged_of(&module);
+        let children = |from: &Path, source: &str| self.child(from, source);
+        let errors: Vec<PlanDiagnostic> = check_module(&module, &merged, &|source: &str| {
+            children(dir, source).map(|(_, m)| m)
+        })
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| PlanDiagnostic {
+            summary: d.summary,
+            detail: d.detail,
+            place: Some((d.path, d.span)),
+        })
+        .collect();
+        if !errors.is_empty() {
+            return Ok(Plan {
+                errors,
+                ..Plan::default()
+            });
+        }
+        let state_path = state.map_or_else(|| dir.join("terraform.tfstate"), Path::to_path_buf);
+        let state = read_state(&state_path)?.unwrap_or_else(State::default);
+        let config = Configuration {
+            root_dir: dir.to_path_buf(),
+            root: merged,
+            child: &children,
+        };
+        Ok(plan(&config, &state, options))
+    }
+
+    /// The local module a `source` names from `dir`, indexed on first use.
+    fn child(&self, dir: &Path, source: &str) -> Option<(PathBuf, Arc<MergedModule>)> {
+        let child = local_child_dir(dir, source)?;
+        let module = match self.module(&child) {
+            Some(m) => m,
+            None => self.index_dir(&child),
+        };
+        Some((child, self.merged_of(&module)))
+    }
+}
