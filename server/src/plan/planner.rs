@@ -139,6 +139,14 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         &mut errors,
         &mut warnings,
     );
+    if !errors.is_empty() {
+        // Invalid options and variable values stop Terraform before it plans anything.
+        return Plan {
+            changes: Vec::new(),
+            errors,
+            warnings,
+        };
+    }
     let planner = Planner {
         config,
         options,
@@ -487,12 +495,14 @@ impl<'a> Planner<'a> {
         };
         self.memoized(Memo::Output(node, name.to_string()), || {
             let none = Bindings::default();
-            self.conditions(
+            if self.conditions(
                 node,
                 &output.preconditions,
                 &none,
                 "Module output value precondition failed",
-            );
+            ) {
+                return Value::Unknown;
+            }
             match &output.value {
                 Some(v) => self
                     .eval(node, v.file, v.expr(), &none)
@@ -643,8 +653,15 @@ impl<'a> Planner<'a> {
     }
 
     /// Evaluates `precondition`/`postcondition` blocks; each false condition is an error
-    /// (a warning in refresh-only mode) with `summary`.
-    fn conditions(&self, node: usize, blocks: &[Nested], bindings: &Bindings, summary: &str) {
+    /// with `summary` (a warning for check assertions). Returns whether any failed.
+    fn conditions(
+        &self,
+        node: usize,
+        blocks: &[Nested],
+        bindings: &Bindings,
+        summary: &str,
+    ) -> bool {
+        let mut failed = false;
         for c in blocks {
             let Some(condition) = c.block.body.attribute("condition") else {
                 continue;
@@ -655,6 +672,7 @@ impl<'a> Planner<'a> {
             if value.to_bool() != Some(false) {
                 continue;
             }
+            failed = true;
             let message = c
                 .block
                 .body
@@ -678,6 +696,7 @@ impl<'a> Planner<'a> {
                 self.error(d);
             }
         }
+        failed
     }
 
     fn plan_managed(
@@ -706,12 +725,14 @@ impl<'a> Planner<'a> {
                 .borrow()
                 .get(&node)
                 .is_some_and(|s| s.contains(&r.key));
-        self.conditions(
+        if self.conditions(
             node,
             &r.lifecycle.preconditions,
             bindings,
             "Resource precondition failed",
-        );
+        ) {
+            return unknown;
+        }
         let prior_value =
             prior.map(|o| decode_prior(&addr.resource.type_name, &o.instance.attributes));
         let tainted = prior.is_some_and(|o| o.instance.status == InstanceStatus::Tainted);
@@ -784,7 +805,7 @@ impl<'a> Planner<'a> {
             self_value: Some(after.clone()),
             ..bindings.clone()
         };
-        self.conditions(
+        let _ = self.conditions(
             node,
             &r.lifecycle.postconditions,
             &with_self,
@@ -926,12 +947,14 @@ impl<'a> Planner<'a> {
         let Some((config, _)) = self.eval_config(node, &r.config, bindings) else {
             return none;
         };
-        self.conditions(
+        if self.conditions(
             node,
             &r.lifecycle.preconditions,
             bindings,
             "Resource precondition failed",
-        );
+        ) {
+            return none;
+        }
         let reason = if !config.is_wholly_known() {
             Some("read_because_config_unknown")
         } else if self.dependencies(node, r).iter().any(|dep| {
@@ -985,7 +1008,7 @@ impl<'a> Planner<'a> {
             self_value: Some(after.clone()),
             ..bindings.clone()
         };
-        self.conditions(
+        let _ = self.conditions(
             node,
             &r.lifecycle.postconditions,
             &with_self,
@@ -1133,7 +1156,7 @@ impl<'a> Planner<'a> {
                     file: check.file,
                 })
                 .collect();
-            self.conditions(node, &asserts, &none, "Check block assertion failed");
+            let _ = self.conditions(node, &asserts, &none, "Check block assertion failed");
         }
     }
 
