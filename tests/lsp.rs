@@ -47,7 +47,11 @@ fn initialize_advertises_only_what_works() {
     );
     assert_eq!(
         caps["executeCommandProvider"]["commands"],
-        json!(["strata.mergedBlock", "strata.showOverride"])
+        json!([
+            "strata.mergedBlock",
+            "strata.showOverride",
+            "strata.planPreview"
+        ])
     );
 }
 

@@ -62,6 +62,16 @@ pub fn dialect_setting(settings: &Value) -> Option<Dialect> {
     value.as_str()?.parse().ok()
 }
 
+/// `plan.statePath` from settings (`{"strata": {"plan": {"statePath": "..."}}}` or
+/// without the `strata` level).
+pub fn state_path_setting(settings: &Value) -> Option<String> {
+    let plan = settings
+        .get("strata")
+        .and_then(|s| s.get("plan"))
+        .or_else(|| settings.get("plan"))?;
+    Some(plan.get("statePath")?.as_str()?.to_string())
+}
+
 /// The `initialize` answer.
 pub fn result(setup: &Setup) -> InitializeResult {
     let encoding = match setup.encoding {
@@ -91,6 +101,7 @@ pub fn result(setup: &Setup) -> InitializeResult {
                 commands: vec![
                     super::navigation::MERGED_BLOCK.into(),
                     super::navigation::SHOW_OVERRIDE.into(),
+                    super::plan::PLAN_PREVIEW.into(),
                 ],
                 ..Default::default()
             }),

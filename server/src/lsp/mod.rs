@@ -11,6 +11,7 @@ mod diagnostics;
 mod hover;
 mod indexer;
 mod navigation;
+mod plan;
 mod state;
 mod transport;
 
@@ -78,6 +79,12 @@ impl LanguageServer for Server {
         let setup = capabilities::negotiate(&params);
         self.state.configure(&setup, &params);
         self.workspace.set_dialect(setup.dialect);
+        self.state.set_state_path(
+            params
+                .initialization_options
+                .as_ref()
+                .and_then(capabilities::state_path_setting),
+        );
         Ok(capabilities::result(&setup))
     }
 
@@ -194,6 +201,8 @@ impl LanguageServer for Server {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.state
+            .set_state_path(capabilities::state_path_setting(&params.settings));
         let dialect = capabilities::dialect_setting(&params.settings);
         self.workspace.set_dialect(dialect);
         for module in self.workspace.modules() {
@@ -218,11 +227,15 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&params.text_document.uri) else {
             return Ok(None);
         };
-        Ok(Some(navigation::code_lenses(
+        let encoding = self.state.encoding();
+        let mut lenses = navigation::code_lenses(&self.workspace, &path, encoding);
+        lenses.extend(plan::code_lenses(
             &self.workspace,
             &path,
-            self.state.encoding(),
-        )))
+            self.state.state_path().as_deref(),
+            encoding,
+        ));
+        Ok(Some(lenses))
     }
 
     async fn goto_definition(
@@ -258,6 +271,18 @@ impl LanguageServer for Server {
                     &args,
                     self.state.encoding(),
                 )))
+            }
+            plan::PLAN_PREVIEW => {
+                let args: plan::PlanArgs = serde_json::from_value(argument).map_err(invalid)?;
+                let state = self.state.state_path();
+                plan::plan_preview(&self.workspace, args, state.as_deref())
+                    .map(Some)
+                    .map_err(|e| {
+                        tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+                            "{PLAN_PREVIEW_NAME}: {e}",
+                            PLAN_PREVIEW_NAME = plan::PLAN_PREVIEW
+                        ))
+                    })
             }
             navigation::SHOW_OVERRIDE => {
                 let target: Location = serde_json::from_value(argument).map_err(invalid)?;

@@ -20,6 +20,8 @@ pub struct State {
     watch_files: AtomicBool,
     work_done_progress: AtomicBool,
     shut_down: AtomicBool,
+    /// The `strata.plan.statePath` setting.
+    state_path: RwLock<Option<String>>,
     /// Files whose last published diagnostics were not empty.
     with_diagnostics: DashSet<PathBuf>,
 }
@@ -47,6 +49,18 @@ impl State {
             .store(setup.client_watches_files, Ordering::Relaxed);
         self.work_done_progress
             .store(setup.work_done_progress, Ordering::Relaxed);
+    }
+
+    /// Records the `strata.plan.statePath` setting.
+    pub fn set_state_path(&self, path: Option<String>) {
+        if let Ok(mut s) = self.state_path.write() {
+            *s = path;
+        }
+    }
+
+    /// The `strata.plan.statePath` setting.
+    pub fn state_path(&self) -> Option<String> {
+        self.state_path.read().ok().and_then(|s| s.clone())
     }
 
     /// The position encoding in force.

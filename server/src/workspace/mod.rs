@@ -22,6 +22,7 @@ use crate::text::{Document, PositionEncoding, TextChange, TextError};
 
 pub use discover::{discover_modules, is_skipped_dir};
 pub use disk::MAX_FILE_BYTES;
+pub use plan::PlanPositions;
 
 /// Every document, file and module Strata knows of.
 #[derive(Debug, Default)]

@@ -3,6 +3,8 @@
 //! planner with local child modules found through the store. The CLI and the language
 //! server both plan through here.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -12,6 +14,8 @@ use crate::merge::MergedModule;
 use crate::plan::{
     plan, read_state, Configuration, Plan, PlanDiagnostic, PlanOptions, State, StateError,
 };
+use crate::syntax::Span;
+use crate::text::SourcePositions;
 
 impl Workspace {
     /// Plans the module of `dir` against the state at `state` (default:
@@ -63,5 +67,56 @@ impl Workspace {
             None => self.index_dir(&child),
         };
         Some((child, self.merged_of(&module)))
+    }
+}
+
+/// Line and column of places in the workspace's files, for plan output: names relative to
+/// the planned module's directory, positions counted once per file.
+pub struct PlanPositions<'a> {
+    ws: &'a Workspace,
+    root: PathBuf,
+    cache: RefCell<HashMap<PathBuf, SourcePositions>>,
+}
+
+impl<'a> PlanPositions<'a> {
+    /// Positions for a plan of the module in `root`.
+    pub fn new(ws: &'a Workspace, root: &Path) -> Self {
+        Self {
+            ws,
+            root: root.to_path_buf(),
+            cache: RefCell::default(),
+        }
+    }
+
+    /// A `range` object as `terraform validate -json` writes it.
+    pub fn range(&self, path: &Path, span: Span) -> serde_json::Value {
+        let mut cache = self.cache.borrow_mut();
+        let pos = cache.entry(path.to_path_buf()).or_insert_with(|| {
+            let text = self
+                .ws
+                .file(path)
+                .map(|f| f.text.clone())
+                .unwrap_or_default();
+            SourcePositions::new(&text)
+        });
+        let filename = path
+            .strip_prefix(&self.root)
+            .unwrap_or(path)
+            .to_string_lossy();
+        serde_json::json!({
+            "filename": filename,
+            "start": pos.at(span.start as usize),
+            "end": pos.at(span.end as usize),
+        })
+    }
+
+    /// A place as text output names it: `main.tf line 3`.
+    pub fn place(&self, path: &Path, span: Span) -> String {
+        let r = self.range(path, span);
+        format!(
+            "{} line {}",
+            r["filename"].as_str().unwrap_or(""),
+            r["start"]["line"]
+        )
     }
 }

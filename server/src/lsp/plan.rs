@@ -1,0 +1,211 @@
+//! The plan preview in the editor: the `strata.planPreview` command (the plan JSON plus
+//! its rendered text) and, when a module has a prior state, a code lens above each
+//! resource block with its planned action. Only the module of the document is planned.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use ropey::Rope;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tower_lsp_server::ls_types::{self as lsp, CodeLens, Command};
+
+use super::convert;
+use crate::plan::{
+    plan_json, render_text, Action, Plan, PlanMode, PlanOptions, ResourceChange, VariableInputs,
+};
+use crate::syntax::Span;
+use crate::text::PositionEncoding;
+use crate::workspace::{PlanPositions, Workspace};
+
+/// The command that returns the plan of a document's module.
+pub const PLAN_PREVIEW: &str = "strata.planPreview";
+
+/// Arguments of `strata.planPreview`.
+#[derive(Debug, Deserialize)]
+pub struct PlanArgs {
+    /// A document of the module to plan.
+    pub uri: lsp::Uri,
+    /// The state file (default: the `strata.plan.statePath` setting, else
+    /// `terraform.tfstate` in the module); relative paths are from the module.
+    pub state: Option<String>,
+    /// `-replace` addresses.
+    #[serde(default)]
+    pub replace: Vec<String>,
+    /// `normal` (default), `refresh-only` or `destroy`.
+    pub mode: Option<String>,
+    /// Root variable values by name (strings as `--var` takes them, or JSON values).
+    #[serde(default)]
+    pub vars: BTreeMap<String, Value>,
+}
+
+/// The state file of the module in `dir`: `setting` (relative to `dir` unless absolute),
+/// else `terraform.tfstate`.
+pub fn state_path(dir: &Path, setting: Option<&str>) -> PathBuf {
+    match setting {
+        Some(s) if !s.is_empty() => dir.join(s),
+        _ => dir.join("terraform.tfstate"),
+    }
+}
+
+/// Runs `strata.planPreview`; an `Err` is a message for an invalid-params error.
+pub fn plan_preview(
+    ws: &Workspace,
+    args: PlanArgs,
+    state_setting: Option<&str>,
+) -> Result<Value, String> {
+    let path = convert::path_of(&args.uri).ok_or("the uri must be a file: URI")?;
+    let dir = path
+        .parent()
+        .ok_or("the uri has no directory")?
+        .to_path_buf();
+    let mode = match args.mode.as_deref() {
+        None | Some("normal") => PlanMode::Normal,
+        Some("refresh-only") => PlanMode::RefreshOnly,
+        Some("destroy") => PlanMode::Destroy,
+        Some(other) => {
+            return Err(format!(
+                "unknown mode {other:?}: expected normal, refresh-only or destroy"
+            ))
+        }
+    };
+    let vars = args
+        .vars
+        .into_iter()
+        .map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (k, text)
+        })
+        .collect();
+    let options = PlanOptions {
+        mode,
+        replace: args.replace,
+        inputs: VariableInputs {
+            files: Vec::new(),
+            vars,
+        },
+    };
+    let state = state_path(&dir, args.state.as_deref().or(state_setting));
+    let plan = ws
+        .plan_module(&dir, Some(&state), &options)
+        .map_err(|e| e.to_string())?;
+    let positions = PlanPositions::new(ws, &dir);
+    let range = |p: &Path, s: Span| positions.range(p, s);
+    let place = |p: &Path, s: Span| positions.place(p, s);
+    let dialect = ws
+        .module(&dir)
+        .map_or(crate::module::Dialect::Terraform, |m| m.dialect);
+    let mut out = plan_json(&plan, &range);
+    out["rendered"] = json!(render_text(&plan, dialect, &place));
+    Ok(out)
+}
+
+/// A code lens above each resource block of `path` with its planned action, when the
+/// module has a prior state; nothing otherwise (or when the plan has errors).
+pub fn code_lenses(
+    ws: &Workspace,
+    path: &Path,
+    state_setting: Option<&str>,
+    encoding: PositionEncoding,
+) -> Vec<CodeLens> {
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let state = state_path(dir, state_setting);
+    if !state.is_file() {
+        return Vec::new();
+    }
+    let Ok(plan) = ws.plan_module(dir, Some(&state), &PlanOptions::default()) else {
+        return Vec::new();
+    };
+    let Some(file) = ws.file(path) else {
+        return Vec::new();
+    };
+    let rope = Rope::from_str(&file.text);
+    let uri = convert::uri_of(path);
+    by_block(&plan, path)
+        .into_iter()
+        .map(|(span, changes)| CodeLens {
+            range: convert::range(&rope, span, encoding),
+            command: Some(Command {
+                title: lens_title(&changes),
+                command: PLAN_PREVIEW.into(),
+                arguments: uri.as_ref().map(|u| vec![json!({ "uri": u })]),
+            }),
+            data: None,
+        })
+        .collect()
+}
+
+/// The changes of each resource block declared in `path`, in block order.
+fn by_block<'p>(plan: &'p Plan, path: &Path) -> BTreeMap<Span, Vec<&'p ResourceChange>> {
+    let mut out: BTreeMap<Span, Vec<&ResourceChange>> = BTreeMap::new();
+    for c in &plan.changes {
+        if c.deposed.is_some() {
+            continue;
+        }
+        if let Some((p, span)) = &c.declared_at {
+            if p == path {
+                out.entry(*span).or_default().push(c);
+            }
+        }
+    }
+    out
+}
+
+/// "will be replaced: triggers_replace changed", "no changes", "2 to create, 1 no changes".
+fn lens_title(changes: &[&ResourceChange]) -> String {
+    if let [only] = changes {
+        return describe(only);
+    }
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for c in changes {
+        *counts.entry(short(c.action).to_string()).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(what, n)| format!("{n} {what}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe(c: &ResourceChange) -> String {
+    let moved = c
+        .previous
+        .as_ref()
+        .map_or(String::new(), |p| format!(" (moved from {p})"));
+    let text = match (c.action, c.reason) {
+        (Action::NoOp, _) => "no changes".to_string(),
+        (Action::Create, _) => "will be created".to_string(),
+        (Action::Update, _) => match c.caveat {
+            Some(caveat) => format!("will be updated in-place ({caveat})"),
+            None => "will be updated in-place".to_string(),
+        },
+        (Action::Read, _) => "will be read during apply".to_string(),
+        (Action::Delete, _) => "will be destroyed".to_string(),
+        (Action::Forget, _) => "will no longer be managed".to_string(),
+        (_, Some("replace_because_tainted")) => "will be replaced: tainted".to_string(),
+        (_, Some("replace_by_request")) => "will be replaced, as requested".to_string(),
+        (_, Some("replace_by_triggers")) => "will be replaced: replace_triggered_by".to_string(),
+        (_, _) if !c.replace_paths.is_empty() => {
+            format!("will be replaced: {} changed", c.replace_paths.join(", "))
+        }
+        (_, _) => "will be replaced".to_string(),
+    };
+    format!("{text}{moved}")
+}
+
+fn short(action: Action) -> &'static str {
+    match action {
+        Action::NoOp => "no changes",
+        Action::Create => "to create",
+        Action::Update => "to update",
+        Action::Read => "to read",
+        Action::Delete => "to destroy",
+        Action::Forget => "to forget",
+        Action::DeleteThenCreate | Action::CreateThenDelete => "to replace",
+    }
+}
