@@ -2,7 +2,7 @@
 //! applied to the prior state before anything is planned. Chains collapse to the
 //! original address; a move onto an occupied address is blocked and reported.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::address::{InstanceAddr, ModulePath, ResourceAddr, Target};
 use super::state::{InstanceKey, State, StateInstance};
@@ -147,30 +147,54 @@ pub(super) fn implied_statement(
     })
 }
 
-/// Whether a statement names `resource` on either side.
-pub(super) fn mentions(s: &Statement, resource: &ResourceAddr) -> bool {
-    let names = |t: &Target| match t {
-        Target::Resource(r) => r == resource,
-        Target::Instance(i) => &i.resource == resource,
-        Target::Module { .. } => false,
-    };
-    names(&s.from) || names(&s.to)
+/// The resources statements name on either side: implied moves are only for others.
+pub(super) fn mentioned(statements: &[Statement]) -> HashSet<ResourceAddr> {
+    let mut out = HashSet::new();
+    for s in statements {
+        for t in [&s.from, &s.to] {
+            match t {
+                Target::Resource(r) => {
+                    out.insert(r.clone());
+                }
+                Target::Instance(i) => {
+                    out.insert(i.resource.clone());
+                }
+                Target::Module { .. } => {}
+            }
+        }
+    }
+    out
 }
 
 /// Applies `statements` to `objects` in dependency order; returns the blocked moves as
 /// `(from, to)` pairs.
 pub(super) fn apply(objects: &mut [Object], statements: &[Statement]) -> Vec<(String, String)> {
     let mut blocked = Vec::new();
+    // Objects by resource, so that a resource or instance move looks at its own objects
+    // only (a module move still looks at all of them).
+    let mut index: HashMap<ResourceAddr, Vec<usize>> = HashMap::new();
+    for (i, o) in objects.iter().enumerate() {
+        index.entry(o.addr.resource.clone()).or_default().push(i);
+    }
+    let candidates = |index: &HashMap<ResourceAddr, Vec<usize>>, target: &Target| -> Vec<usize> {
+        match target {
+            Target::Instance(i) => index.get(&i.resource).cloned().unwrap_or_default(),
+            Target::Resource(r) => index.get(r).cloned().unwrap_or_default(),
+            Target::Module { .. } => index.values().flatten().copied().collect(),
+        }
+    };
     for s in order(statements) {
-        let matches: Vec<usize> = (0..objects.len())
+        let matches: Vec<usize> = candidates(&index, &s.from)
+            .into_iter()
             .filter(|&i| moved_addr(&objects[i].addr, &s.from, &s.to).is_some())
             .collect();
         if matches.is_empty() {
             continue;
         }
-        let occupied = objects
-            .iter()
-            .any(|o| o.instance.deposed.is_none() && covers(&s.to, &o.addr));
+        let occupied = candidates(&index, &s.to).into_iter().any(|i| {
+            let o = &objects[i];
+            o.instance.deposed.is_none() && covers(&s.to, &o.addr)
+        });
         if occupied {
             // The report names each object that stayed where it was.
             let mut seen = HashSet::new();
@@ -186,42 +210,60 @@ pub(super) fn apply(objects: &mut [Object], statements: &[Statement]) -> Vec<(St
         }
         for i in matches {
             let o = &mut objects[i];
-            if let Some(to) = moved_addr(&o.addr, &s.from, &s.to) {
-                if o.previous.is_none() {
-                    o.previous = Some(o.addr.clone());
-                }
-                o.addr = to;
+            let Some(to) = moved_addr(&o.addr, &s.from, &s.to) else {
+                continue;
+            };
+            if o.previous.is_none() {
+                o.previous = Some(o.addr.clone());
             }
+            if let Some(list) = index.get_mut(&o.addr.resource) {
+                list.retain(|&j| j != i);
+            }
+            index.entry(to.resource.clone()).or_default().push(i);
+            o.addr = to;
         }
     }
     blocked
 }
 
 /// The statements in an order where a statement runs after any statement whose
-/// destination it moves from. With a cycle, nothing moves.
+/// destination it moves from (Kahn's algorithm). With a cycle, nothing moves.
 fn order(statements: &[Statement]) -> Vec<&Statement> {
     let n = statements.len();
-    let depends = |b: &Statement, a: &Statement| endpoint_overlap(&b.from, &a.to);
-    let mut done = vec![false; n];
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let ready = (0..n).find(|&i| {
-            !done[i]
-                && (0..n).all(|j| j == i || done[j] || !depends(&statements[i], &statements[j]))
-        });
-        match ready {
-            Some(i) => {
-                done[i] = true;
-                out.push(&statements[i]);
+    let mut by_destination: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, s) in statements.iter().enumerate() {
+        by_destination.entry(s.to.to_string()).or_default().push(i);
+    }
+    // after[a] lists the statements that must wait for a; waiting[b] counts b's wait.
+    let mut after: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut waiting = vec![0usize; n];
+    for (b, s) in statements.iter().enumerate() {
+        for &a in by_destination
+            .get(&s.from.to_string())
+            .into_iter()
+            .flatten()
+        {
+            if a != b {
+                after[a].push(b);
+                waiting[b] += 1;
             }
-            None => return Vec::new(),
         }
     }
+    let mut ready: Vec<usize> = (0..n).filter(|&i| waiting[i] == 0).rev().collect();
+    let mut out = Vec::with_capacity(n);
+    while let Some(a) = ready.pop() {
+        out.push(&statements[a]);
+        for &b in after[a].iter().rev() {
+            waiting[b] -= 1;
+            if waiting[b] == 0 {
+                ready.push(b);
+            }
+        }
+    }
+    if out.len() < n {
+        return Vec::new();
+    }
     out
-}
-
-fn endpoint_overlap(a: &Target, b: &Target) -> bool {
-    a.to_string() == b.to_string()
 }
 
 /// Whether `addr` lies within what `target` names.

@@ -1221,8 +1221,9 @@ impl<'a> Planner<'a> {
                     .push(o.addr.key.clone());
             }
         }
+        let mentioned = moves::mentioned(&statements);
         for (resource, keys) in by_resource.values() {
-            if statements.iter().any(|s| moves::mentions(s, resource)) {
+            if mentioned.contains(resource) {
                 continue;
             }
             let Some((_, m)) = self.config_module(&resource.module.calls()) else {
