@@ -60,3 +60,55 @@ fn every_plan_fixture_plans_its_expected_changes() {
         );
     }
 }
+
+/// Reads `../shared/corpus` (real public modules): planning every directory of it, with
+/// no prior state, ends in a plan or in diagnostics (exit 0 or 1), never in a crash, and
+/// the output is always the plan JSON. Skipped, visibly, where the corpus is absent.
+#[test]
+fn every_corpus_module_plans_or_reports_why_not() {
+    let corpus = fixtures().join("../../shared/corpus");
+    if !corpus.is_dir() {
+        support::skip(
+            "every_corpus_module_plans_or_reports_why_not",
+            &format!("{} not found", corpus.display()),
+        );
+        return;
+    }
+    let mut dirs = std::collections::BTreeSet::new();
+    let mut stack = vec![corpus];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read corpus").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "tf") {
+                dirs.insert(dir.clone());
+            }
+        }
+    }
+    assert!(dirs.len() > 100, "the corpus has its modules");
+    let mut planned = 0;
+    for dir in &dirs {
+        let out = Command::new(strata_bin())
+            .args(["plan", &dir.to_string_lossy(), "--format", "json"])
+            .output()
+            .expect("run strata plan");
+        let code = out.status.code();
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "{}: exit {code:?}\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        assert!(json["resource_changes"].is_array() && json["errors"].is_array());
+        if code == Some(0) {
+            planned += 1;
+        }
+    }
+    eprintln!(
+        "{planned} of {} corpus modules planned without errors",
+        dirs.len()
+    );
+}

@@ -516,6 +516,7 @@ pub(super) fn get_attr(value: Value, name: &str, span: Span) -> Result<Value, Ev
                 span,
             )
         }),
+        Value::PartialObject(mut map) => Ok(map.remove(name).unwrap_or(Value::Unknown)),
         Value::Map(mut map) => map.remove(name).ok_or_else(|| {
             EvalError::new(
                 "Missing map element",
@@ -555,6 +556,10 @@ pub(super) fn index(value: Value, key: &Value, span: Span) -> Result<Value, Eval
         Value::Object(map) | Value::Map(map) => {
             let key = key.to_text().ok_or_else(invalid)?;
             map.get(&key).cloned().ok_or_else(invalid)
+        }
+        Value::PartialObject(map) => {
+            let key = key.to_text().ok_or_else(invalid)?;
+            Ok(map.get(&key).cloned().unwrap_or(Value::Unknown))
         }
         Value::Tuple(items) | Value::List(items) => {
             let i = key.to_number().ok_or_else(invalid)?;
@@ -606,11 +611,28 @@ fn unary(op: &str, v: Value, span: Span) -> Result<Value, EvalError> {
 
 fn binary(op: &str, a: Value, b: Value, span: Span) -> Result<Value, EvalError> {
     if matches!(op, "==" | "!=") {
-        if !a.is_wholly_known() || !b.is_wholly_known() {
+        // As cty decides: a known value compared with null is known even when values
+        // nested in it are not.
+        let equal = if !a.is_known() || !b.is_known() {
             return Ok(Value::Unknown);
-        }
-        let equal = a.equals(&b);
+        } else if a.is_null() || b.is_null() {
+            a.is_null() && b.is_null()
+        } else if !a.is_wholly_known() || !b.is_wholly_known() {
+            return Ok(Value::Unknown);
+        } else {
+            a.equals(&b)
+        };
         return Ok(Value::Bool(if op == "==" { equal } else { !equal }));
+    }
+    // A known false decides `&&`, a known true `||`, whatever the other operand.
+    match (op, &a, &b) {
+        ("&&", Value::Bool(false), _) | ("&&", _, Value::Bool(false)) => {
+            return Ok(Value::Bool(false))
+        }
+        ("||", Value::Bool(true), _) | ("||", _, Value::Bool(true)) => {
+            return Ok(Value::Bool(true))
+        }
+        _ => {}
     }
     if !a.is_known() || !b.is_known() {
         return Ok(Value::Unknown);

@@ -2,12 +2,14 @@
 //! lists them), the constant value of an expression without references, and full
 //! evaluation in a scope with Terraform's functions and unknown values.
 
+mod conform;
 mod constant;
 mod evaluate;
 mod functions;
 mod references;
 mod value;
 
+pub use conform::conform;
 pub use constant::constant;
 pub use evaluate::{evaluate, EvalError, Scope};
 pub use references::{reference_at, references, Reference};

@@ -36,6 +36,10 @@ pub enum Value {
     Object(BTreeMap<String, Value>),
     /// `map(T)`
     Map(BTreeMap<String, Value>),
+    /// A planned resource object of a type whose schema Strata does not know: the
+    /// attributes it holds are known, and any other attribute the provider computes is
+    /// unknown (reading one gives an unknown value, never an error).
+    PartialObject(BTreeMap<String, Value>),
 }
 
 impl Value {
@@ -112,7 +116,7 @@ impl Value {
             Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
                 Json::Array(items.iter().map(Value::to_json).collect())
             }
-            Value::Object(map) | Value::Map(map) => {
+            Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => {
                 Json::Object(map.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
             }
         }
@@ -122,7 +126,7 @@ impl Value {
     /// left out and unknown elements are `null`.
     pub fn known_json(&self) -> Json {
         match self {
-            Value::Object(map) | Value::Map(map) => Json::Object(
+            Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Json::Object(
                 map.iter()
                     .filter(|(_, v)| !matches!(v, Value::Unknown))
                     .map(|(k, v)| (k.clone(), v.known_json()))
@@ -140,7 +144,7 @@ impl Value {
     pub fn unknown_json(&self) -> Json {
         match self {
             Value::Unknown => Json::Bool(true),
-            Value::Object(map) | Value::Map(map) => Json::Object(
+            Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Json::Object(
                 map.iter()
                     .filter(|(_, v)| !v.is_wholly_known())
                     .map(|(k, v)| (k.clone(), v.unknown_json()))
@@ -166,6 +170,7 @@ impl Value {
                 items.iter().all(Value::is_wholly_known)
             }
             Value::Object(map) | Value::Map(map) => map.values().all(Value::is_wholly_known),
+            Value::PartialObject(_) => false,
             _ => true,
         }
     }
@@ -183,10 +188,11 @@ impl Value {
         }
     }
 
-    /// The attributes of an object or the elements of a map.
+    /// The attributes of an object or the elements of a map (for a partial object, the
+    /// attributes known to exist).
     pub fn attributes(&self) -> Option<&BTreeMap<String, Value>> {
         match self {
-            Value::Object(map) | Value::Map(map) => Some(map),
+            Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Some(map),
             _ => None,
         }
     }
@@ -241,7 +247,7 @@ impl Value {
             Value::Number(_) => "number".into(),
             Value::String(_) => "string".into(),
             Value::Tuple(_) => "tuple".into(),
-            Value::Object(_) => "object".into(),
+            Value::Object(_) | Value::PartialObject(_) => "object".into(),
             Value::List(items) => format!("list of {}", element(items)),
             Value::Set(items) => format!("set of {}", element(items)),
             Value::Map(map) => format!(
@@ -267,7 +273,7 @@ fn primitive_kind(v: &Value) -> u8 {
         Value::Number(_) => 3,
         Value::String(_) => 4,
         Value::Tuple(_) | Value::List(_) | Value::Set(_) => 5,
-        Value::Object(_) | Value::Map(_) => 6,
+        Value::Object(_) | Value::Map(_) | Value::PartialObject(_) => 6,
     }
 }
 
@@ -336,7 +342,7 @@ impl fmt::Display for Value {
                 }
                 f.write_str("]")
             }
-            Value::Object(map) | Value::Map(map) => {
+            Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => {
                 f.write_str("{")?;
                 for (i, (k, v)) in map.iter().enumerate() {
                     if i > 0 {

@@ -6,7 +6,7 @@
 //! without building the graph. A reference cycle yields an unknown value instead of
 //! looping.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::address::{compare_instances, InstanceAddr, ModulePath, ResourceAddr, Target};
 use super::moves::{self, Object};
-use super::providers::{decode_prior, propose, propose_replacement};
+use super::providers::{self, decode_prior, propose, propose_replacement};
 use super::state::{InstanceKey, InstanceStatus, ResourceMode, State};
 use super::variables::{root_values, variable_type};
 use super::{Action, Configuration, Plan, PlanDiagnostic, PlanMode, PlanOptions, ResourceChange};
@@ -95,7 +95,11 @@ pub(super) struct Planner<'a> {
     root_vars: BTreeMap<String, Value>,
     pub objects: Vec<Object>,
     current: HashMap<InstanceAddr, usize>,
-    memo: RefCell<HashMap<Memo, Option<Value>>>,
+    memo: RefCell<HashMap<Memo, Option<(Value, bool)>>>,
+    /// Set while evaluating when a value read so far depends on something Terraform
+    /// knows at plan time and Strata does not (a data source Terraform reads while
+    /// planning): an unknown it leads to is Strata's ignorance, not an apply-time value.
+    unread: Cell<bool>,
     pub planned: RefCell<HashMap<(usize, ResourceKey), PlannedInstances>>,
     pub expansions: RefCell<HashMap<(usize, ResourceKey), Expansion>>,
     pub changes: RefCell<Vec<ResourceChange>>,
@@ -162,6 +166,7 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         objects: moves::objects_of(state),
         current: HashMap::new(),
         memo: RefCell::default(),
+        unread: Cell::new(false),
         planned: RefCell::default(),
         expansions: RefCell::default(),
         changes: RefCell::default(),
@@ -328,9 +333,12 @@ impl<'a> Planner<'a> {
         };
         let none = Bindings::default();
         if let Some(count) = count {
-            let value = self.eval(node, count.file, count.expr(), &none)?;
+            let (value, unread) =
+                self.noting_unread(|| self.eval(node, count.file, count.expr(), &none));
+            let value = value?;
             let invalid = "Invalid count argument";
             let n = match value {
+                Value::Unknown if unread => return self.unread_expansion(&m, count),
                 Value::Unknown => return fail(count, invalid, "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.".into()),
                 Value::Null => return fail(count, invalid, "The given \"count\" argument value is null. An integer is required.".into()),
                 v => match v.to_number() {
@@ -352,7 +360,17 @@ impl<'a> Planner<'a> {
             return Some((Repetition::Count, instances));
         }
         if let Some(for_each) = for_each {
-            let value = self.eval(node, for_each.file, for_each.expr(), &none)?;
+            let (value, unread) =
+                self.noting_unread(|| self.eval(node, for_each.file, for_each.expr(), &none));
+            let value = value?;
+            let unknown_keys = match &value {
+                Value::Unknown => true,
+                Value::Set(items) => items.iter().any(|i| !i.is_known()),
+                _ => false,
+            };
+            if unread && unknown_keys {
+                return self.unread_expansion(&m, for_each);
+            }
             return self.for_each_instances(&m, for_each, value);
         }
         if let Some(enabled) = enabled {
@@ -368,6 +386,21 @@ impl<'a> Planner<'a> {
             };
         }
         Some((Repetition::Single, vec![(InstanceKey::None, none)]))
+    }
+
+    /// An expansion Terraform would know and Strata cannot: a warning, and no instances
+    /// planned (nor prior ones removed).
+    fn unread_expansion(&self, m: &MergedModule, attr: &Attr) -> Option<Expansion> {
+        self.warnings.borrow_mut().push(PlanDiagnostic::at(
+            m,
+            attr.origin(),
+            "Instances not known to Strata",
+            format!(
+                "The \"{}\" value depends on data that Terraform reads from providers while planning (such as a data source), which Strata cannot read; the instances here are left out of this plan.",
+                attr.attr.name.name
+            ),
+        ));
+        None
     }
 
     fn for_each_instances(&self, m: &MergedModule, attr: &Attr, value: Value) -> Option<Expansion> {
@@ -417,14 +450,35 @@ impl<'a> Planner<'a> {
 
     /// A value memoized under `key`, computed by `f` the first time; unknown while it is
     /// being computed (a reference cycle).
+    /// Whether the value depends on something Strata could not read is remembered with it.
     fn memoized(&self, key: Memo, f: impl FnOnce() -> Value) -> Value {
         if let Some(slot) = self.memo.borrow().get(&key) {
-            return slot.clone().unwrap_or(Value::Unknown);
+            return match slot {
+                Some((value, unread)) => {
+                    if *unread {
+                        self.unread.set(true);
+                    }
+                    value.clone()
+                }
+                None => Value::Unknown,
+            };
         }
         self.memo.borrow_mut().insert(key.clone(), None);
-        let value = f();
-        self.memo.borrow_mut().insert(key, Some(value.clone()));
+        let (value, unread) = self.noting_unread(f);
+        self.memo
+            .borrow_mut()
+            .insert(key, Some((value.clone(), unread)));
         value
+    }
+
+    /// Runs `f`, and says whether what it read depends on something Strata could not
+    /// read (see `unread`).
+    fn noting_unread<T>(&self, f: impl FnOnce() -> T) -> (T, bool) {
+        let outer = self.unread.replace(false);
+        let result = f();
+        let unread = self.unread.get();
+        self.unread.set(outer || unread);
+        (result, unread)
     }
 
     fn variable(&self, node: usize, name: &str, span: Span) -> Result<Value, EvalError> {
@@ -462,7 +516,7 @@ impl<'a> Planner<'a> {
                     }
                     Err(_) => v,
                 },
-                Some(v) => v,
+                Some(v) => crate::eval::conform(v, &ty),
                 None => Value::Null,
             }
         }))
@@ -595,7 +649,14 @@ impl<'a> Planner<'a> {
                 Mode::Data => self.plan_data(node, r, &addr, &bindings),
                 _ => self.plan_managed(node, r, &addr, &bindings),
             };
-            values.push((instance_key.clone(), result.after.clone()));
+            values.push((
+                instance_key.clone(),
+                providers::as_referenced(
+                    &key.type_name,
+                    result.after.clone(),
+                    result.action == Action::Create || result.action.is_replace(),
+                ),
+            ));
             planned.push((instance_key, result));
         }
         self.planned
@@ -802,7 +863,11 @@ impl<'a> Planner<'a> {
             self.prevent_destroy_error(m, r, addr);
         }
         let with_self = Bindings {
-            self_value: Some(after.clone()),
+            self_value: Some(providers::as_referenced(
+                &addr.resource.type_name,
+                after.clone(),
+                action == Action::Create || action.is_replace(),
+            )),
             ..bindings.clone()
         };
         let _ = self.conditions(
@@ -1003,9 +1068,17 @@ impl<'a> Planner<'a> {
                 )
             })
             .filter(|p| !super::providers::differs(&config, p, true));
-        let after = prior.unwrap_or(Value::Unknown);
+        let after = prior.unwrap_or_else(|| {
+            // Terraform would read it now; Strata knows only the arguments.
+            self.unread.set(true);
+            providers::partial(config)
+        });
         let with_self = Bindings {
-            self_value: Some(after.clone()),
+            self_value: Some(providers::as_referenced(
+                &addr.resource.type_name,
+                after.clone(),
+                false,
+            )),
             ..bindings.clone()
         };
         let _ = self.conditions(

@@ -218,6 +218,35 @@ pub fn propose(
     }
 }
 
+/// An instance's object as references to it read it: for a type without a schema, the
+/// attributes the provider computes are not in the object, so it is partial, and so are
+/// the objects of its nested blocks. In an object about to be `created`, an argument the
+/// configuration leaves null may be one the provider computes, so it is unknown too.
+pub fn as_referenced(type_name: &str, object: Value, created: bool) -> Value {
+    if schema(type_name).is_some() {
+        return object;
+    }
+    match partial(object) {
+        Value::PartialObject(mut map) if created => {
+            map.retain(|_, v| !v.is_null());
+            Value::PartialObject(map)
+        }
+        other => other,
+    }
+}
+
+/// `value` with every object in it partial: attributes it lacks are unknown.
+pub fn partial(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            Value::PartialObject(map.into_iter().map(|(k, v)| (k, partial(v))).collect())
+        }
+        Value::List(items) => Value::List(items.into_iter().map(partial).collect()),
+        Value::Tuple(items) => Value::Tuple(items.into_iter().map(partial).collect()),
+        other => other,
+    }
+}
+
 /// The planned object of a replacement: the configuration with every computed attribute
 /// unknown again.
 pub fn propose_replacement(type_name: &str, config: &Value) -> Value {

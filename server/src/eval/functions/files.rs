@@ -1,6 +1,7 @@
 //! Filesystem functions, confined to the root module's directory tree: `file`,
 //! `fileexists`, `filebase64`, `templatefile`, and the pure path functions `basename` and
-//! `dirname`. A path that leaves the directory is refused rather than read.
+//! `dirname`. A path that leaves the directory is not read: its contents are unknown,
+//! as they would be to anyone reviewing the module on its own.
 
 use std::path::{Path, PathBuf};
 
@@ -15,13 +16,20 @@ use crate::syntax::parse_template;
 pub(super) fn lookup(name: &str) -> Option<Function> {
     Some(match name {
         "file" => |a, ev| {
-            let bytes = read(ev, &text(a, 0)?)?;
+            let Some(bytes) = read(ev, &text(a, 0)?)? else {
+                return Ok(Value::Unknown);
+            };
             String::from_utf8(bytes)
                 .map(Value::String)
                 .map_err(|_| "contents are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead".into())
         },
-        "filebase64" => |a, ev| Ok(Value::String(STANDARD.encode(read(ev, &text(a, 0)?)?))),
-        "fileexists" => |a, ev| Ok(Value::Bool(resolve(ev, &text(a, 0)?)?.is_file())),
+        "filebase64" => |a, ev| {
+            Ok(read(ev, &text(a, 0)?)?
+                .map_or(Value::Unknown, |b| Value::String(STANDARD.encode(b))))
+        },
+        "fileexists" => |a, ev| {
+            Ok(resolve(ev, &text(a, 0)?)?.map_or(Value::Unknown, |p| Value::Bool(p.is_file())))
+        },
         "templatefile" => templatefile,
         "basename" => |a, _| {
             let p = text(a, 0)?;
@@ -47,19 +55,14 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
     })
 }
 
-/// `path` resolved against the module directory, refused when it leads outside it.
-fn resolve(ev: &Evaluator, path: &str) -> Result<PathBuf, String> {
+/// `path` resolved against the module directory; `None` when it leads outside it.
+fn resolve(ev: &Evaluator, path: &str) -> Result<Option<PathBuf>, String> {
     let base = ev
         .module_dir()
         .ok_or("files cannot be read in this context")?;
     let joined = base.join(path);
     let normal = normalize(&joined);
-    if !normal.starts_with(normalize(base)) {
-        return Err(format!(
-            "{path} is outside the module directory; Strata reads only files inside it"
-        ));
-    }
-    Ok(normal)
+    Ok(normal.starts_with(normalize(base)).then_some(normal))
 }
 
 /// `..` and `.` removed lexically (the file need not exist).
@@ -77,14 +80,21 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-fn read(ev: &Evaluator, path: &str) -> Result<Vec<u8>, String> {
-    let full = resolve(ev, path)?;
-    std::fs::read(&full).map_err(|e| format!("no file exists at {path:?}; {e}"))
+/// The file's bytes; `None` when it lies outside the module directory.
+fn read(ev: &Evaluator, path: &str) -> Result<Option<Vec<u8>>, String> {
+    let Some(full) = resolve(ev, path)? else {
+        return Ok(None);
+    };
+    std::fs::read(&full)
+        .map(Some)
+        .map_err(|e| format!("no file exists at {path:?}; {e}"))
 }
 
 fn templatefile(a: &[Value], ev: &Evaluator) -> Outcome {
     let path = text(a, 0)?;
-    let bytes = read(ev, &path)?;
+    let Some(bytes) = read(ev, &path)? else {
+        return Ok(Value::Unknown);
+    };
     let source = String::from_utf8(bytes).map_err(|_| "template is not valid UTF-8".to_string())?;
     let parts =
         parse_template(&source).ok_or_else(|| format!("failed to parse {path:?} as a template"))?;

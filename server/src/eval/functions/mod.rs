@@ -101,7 +101,11 @@ pub(super) fn call(
             None => {}
         }
     }
-    if !UNKNOWN_TOLERANT.contains(&name) && !values.iter().all(Value::is_wholly_known) {
+    // A wholly unknown argument (of a type not known yet) makes every result unknown;
+    // only unknowns nested inside a known collection can be looked past.
+    if values.iter().any(|v| matches!(v, Value::Unknown))
+        || !UNKNOWN_TOLERANT.contains(&name) && !values.iter().all(Value::is_wholly_known)
+    {
         return Ok(Value::Unknown);
     }
     function(&values, ev).map_err(|reason| {
