@@ -67,9 +67,9 @@ fn demo_workspace_reports_the_override_error_in_validate_json_shape() {
         d["detail"],
         "The depends_on argument may not be overridden."
     );
-    assert_eq!(d["range"]["filename"], "override.tf");
+    assert_eq!(d["range"]["filename"], "network/override.tf");
     // Subject: the first traversal of the list, as Terraform reports it.
-    assert_eq!(d["range"]["start"]["line"], 12);
+    assert_eq!(d["range"]["start"]["line"], 7);
     assert_eq!(d["range"]["start"]["column"], 17);
 }
 
