@@ -1,0 +1,188 @@
+// The Strata extension: starts `strata serve` with vscode-languageclient, keeps its
+// settings in step, and adds Plan Preview, Show Effective Block and Restart Server.
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import {
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  Trace,
+} from "vscode-languageclient/node";
+import {
+  mergedBlockArgument,
+  missingServerMessage,
+  planPreviewArgument,
+  readSettings,
+  resolveServer,
+  serverSettings,
+  StrataSettings,
+} from "./settings";
+
+const PLAN_SCHEME = "strata-plan";
+const EFFECTIVE_SCHEME = "strata-effective";
+
+let client: LanguageClient | undefined;
+let status: vscode.StatusBarItem;
+
+function settings(): StrataSettings {
+  const config = vscode.workspace.getConfiguration("strata");
+  return readSettings((key) => config.get(key));
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function traceOf(s: StrataSettings): Trace {
+  return s.trace === "verbose" ? Trace.Verbose : s.trace === "messages" ? Trace.Messages : Trace.Off;
+}
+
+/** Shows the server state in the status bar. */
+function showState(text: string, tooltip: string) {
+  status.text = `$(layers) Strata: ${text}`;
+  status.tooltip = tooltip;
+  status.show();
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const s = settings();
+  const command = resolveServer(s, process.env.PATH, isFile);
+  if (!command) {
+    showState("not found", missingServerMessage(s));
+    void vscode.window.showErrorMessage(missingServerMessage(s));
+    return;
+  }
+  const serverOptions: ServerOptions = { command, args: ["serve"] };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "terraform" },
+      { scheme: "file", language: "terraform-vars" },
+      { scheme: "file", pattern: "**/*.{tf,tofu}.json" },
+    ],
+    initializationOptions: serverSettings(s),
+    outputChannelName: "Strata",
+  };
+  client = new LanguageClient("strata", "Strata", serverOptions, clientOptions);
+  context.subscriptions.push(
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) showState("ready", `Serving with ${command}`);
+      else if (e.newState === State.Starting) showState("starting", command);
+      else showState("stopped", "The server stopped; run Strata: Restart Server");
+    }),
+  );
+  showState("starting", command);
+  await client.start();
+  await client.setTrace(traceOf(s));
+}
+
+/** Read-only documents for the plan and the effective block, filled from the server. */
+class ServerText implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly texts = new Map<string, string>();
+
+  set(uri: vscode.Uri, text: string) {
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? "";
+  }
+}
+
+/** The plan document of the module holding `source`. */
+function planUri(source: vscode.Uri): vscode.Uri {
+  const dir = vscode.Uri.joinPath(source, "..");
+  return vscode.Uri.from({ scheme: PLAN_SCHEME, path: `${dir.path}/plan`, query: dir.toString() });
+}
+
+async function refreshPlan(text: ServerText, source: vscode.Uri): Promise<vscode.Uri | undefined> {
+  if (!client) return undefined;
+  const result = (await client.sendRequest("workspace/executeCommand", {
+    command: "strata.planPreview",
+    arguments: [planPreviewArgument(source.toString(), settings())],
+  })) as { rendered?: string } | null;
+  const uri = planUri(source);
+  text.set(uri, result?.rendered ?? "No plan.");
+  return uri;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+  status.command = "strata.planPreview";
+  context.subscriptions.push(status);
+  const text = new ServerText();
+  const previewed = new Map<string, vscode.Uri>();
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, text),
+    vscode.workspace.registerTextDocumentContentProvider(EFFECTIVE_SCHEME, text),
+    vscode.commands.registerCommand("strata.planPreview", async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.document.uri.scheme !== "file") {
+        void vscode.window.showWarningMessage("Strata: open a Terraform file of the module to plan.");
+        return;
+      }
+      try {
+        const uri = await refreshPlan(text, editor.document.uri);
+        if (!uri) return;
+        previewed.set(vscode.Uri.joinPath(editor.document.uri, "..").toString(), editor.document.uri);
+        const doc = await vscode.workspace.openTextDocument(uri);
+        await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Strata: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }),
+    vscode.commands.registerCommand("strata.showEffectiveBlock", async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || !client) return;
+      const p = editor.selection.active;
+      const result = (await client.sendRequest("workspace/executeCommand", {
+        command: "strata.mergedBlock",
+        arguments: [mergedBlockArgument(editor.document.uri.toString(), p.line, p.character)],
+      })) as { address: string; text: string } | null;
+      if (!result) {
+        void vscode.window.showInformationMessage("Strata: no block here.");
+        return;
+      }
+      const uri = vscode.Uri.from({ scheme: EFFECTIVE_SCHEME, path: `/${result.address}.tf` });
+      text.set(uri, result.text);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.languages.setTextDocumentLanguage(doc, "terraform");
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    }),
+    vscode.commands.registerCommand("strata.restartServer", async () => {
+      if (client) {
+        await client.stop();
+        client = undefined;
+      }
+      await startClient(context);
+    }),
+    // The plan panel follows saves in its module.
+    vscode.workspace.onDidSaveTextDocument(async (doc) => {
+      const dir = vscode.Uri.joinPath(doc.uri, "..").toString();
+      if (previewed.has(dir)) await refreshPlan(text, doc.uri);
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (!e.affectsConfiguration("strata") || !client) return;
+      if (e.affectsConfiguration("strata.server.path")) {
+        await vscode.commands.executeCommand("strata.restartServer");
+        return;
+      }
+      const s = settings();
+      await client.sendNotification(DidChangeConfigurationNotification.type, { settings: serverSettings(s) });
+      await client.setTrace(traceOf(s));
+    }),
+  );
+  await startClient(context);
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

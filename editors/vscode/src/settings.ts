@@ -1,0 +1,82 @@
+// What the extension sends the server, computed from VS Code's settings without touching
+// the VS Code API, so that it can be unit-tested in plain Node.
+import * as path from "node:path";
+
+/** The extension's settings, as the user set them. */
+export interface StrataSettings {
+  /** `strata.server.path`: empty for `strata` on PATH. */
+  serverPath: string;
+  /** `strata.dialect`: `auto`, `terraform` or `opentofu`. */
+  dialect: string;
+  /** `strata.plan.statePath`: empty for `terraform.tfstate` in each module. */
+  statePath: string;
+  /** `strata.trace.server`: `off`, `messages` or `verbose`. */
+  trace: string;
+}
+
+/** Reads the settings through `get` (VS Code's `WorkspaceConfiguration.get` for `strata`). */
+export function readSettings(get: (key: string) => unknown): StrataSettings {
+  const text = (key: string, fallback: string) => {
+    const value = get(key);
+    return typeof value === "string" ? value : fallback;
+  };
+  return {
+    serverPath: text("server.path", ""),
+    dialect: text("dialect", "auto"),
+    statePath: text("plan.statePath", ""),
+    trace: text("trace.server", "off"),
+  };
+}
+
+/** The server's settings object: `initializationOptions`, and the `settings` of
+ * `workspace/didChangeConfiguration`. Defaults are left out so the server decides. */
+export function serverSettings(s: StrataSettings): { strata: Record<string, unknown> } {
+  const strata: Record<string, unknown> = {};
+  if (s.dialect === "terraform" || s.dialect === "opentofu") {
+    strata.dialect = s.dialect;
+  }
+  if (s.statePath.trim() !== "") {
+    strata.plan = { statePath: s.statePath.trim() };
+  }
+  return { strata };
+}
+
+/** The binary to start: the setting when set, else `strata` found on `PATH`. */
+export function resolveServer(
+  s: StrataSettings,
+  pathEnv: string | undefined,
+  isFile: (p: string) => boolean,
+): string | undefined {
+  if (s.serverPath.trim() !== "") {
+    return isFile(s.serverPath) ? s.serverPath : undefined;
+  }
+  for (const dir of (pathEnv ?? "").split(path.delimiter)) {
+    if (dir === "") continue;
+    const candidate = path.join(dir, "strata");
+    if (isFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** What to tell a user whose server cannot be found. */
+export function missingServerMessage(s: StrataSettings): string {
+  const where = s.serverPath.trim() !== "" ? `at ${s.serverPath} (strata.server.path)` : "on PATH";
+  return `Strata: the strata binary was not found ${where}. Install it with ` +
+    "`cargo install --locked --path server` from a Strata clone, or set strata.server.path.";
+}
+
+/** The argument of the server's `strata.planPreview` command for a document. */
+export function planPreviewArgument(documentUri: string, s: StrataSettings): Record<string, unknown> {
+  const argument: Record<string, unknown> = { uri: documentUri };
+  if (s.statePath.trim() !== "") argument.state = s.statePath.trim();
+  return argument;
+}
+
+/** The argument of the server's `strata.mergedBlock` command. */
+export function mergedBlockArgument(
+  documentUri: string,
+  line: number,
+  character: number,
+): { uri: string; position: { line: number; character: number } } {
+  return { uri: documentUri, position: { line, character } };
+}
