@@ -1,11 +1,12 @@
 //! The VS Code extension (`editors/vscode/`): its unit tests (settings mapping, command
-//! arguments, grammar) and its packaging into a `.vsix`, through npm. Skipped, visibly,
-//! where its `node_modules` is not installed; `.ci/run` installs it (`npm ci`) and sets
-//! `STRATA_REQUIRE_VSCODE` so that there it cannot skip.
+//! arguments, grammar), its packaging into a `.vsix`, and the packaged extension in a real
+//! VS Code (code-server driven by chromium). Skipped, visibly, where its `node_modules` or
+//! the end-to-end tools are not installed; `.ci/run` installs both and sets
+//! `STRATA_REQUIRE_VSCODE` and `STRATA_REQUIRE_VSCODE_E2E` so that there nothing skips.
 
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use support::fixtures;
@@ -43,13 +44,48 @@ fn extension_unit_tests_pass() {
     npm("extension_unit_tests_pass", &["test"]);
 }
 
+/// Packages the `.vsix`, then (where its tools are installed) installs it into a real
+/// VS Code and drives it: `test/e2e/run.sh`, one test so the two never package at once.
 #[test]
-fn extension_packages_into_a_vsix() {
-    npm("extension_packages_into_a_vsix", &["run", "package"]);
+fn extension_packages_into_a_vsix_that_works_in_vs_code() {
+    let test = "extension_packages_into_a_vsix_that_works_in_vs_code";
+    npm(test, &["run", "package"]);
     if !extension_dir().join("node_modules").is_dir() {
         return;
     }
     let vsix = extension_dir().join("strata.vsix");
     let size = std::fs::metadata(&vsix).map_or(0, |m| m.len());
     assert!(size > 10_000, "strata.vsix is {size} bytes");
+
+    let code_server = extension_dir().join(".e2e/tools/node_modules/.bin/code-server");
+    let chromium = Path::new("/usr/bin/chromium");
+    if !code_server.exists() || !chromium.exists() {
+        assert!(
+            std::env::var_os("STRATA_REQUIRE_VSCODE_E2E").is_none(),
+            "STRATA_REQUIRE_VSCODE_E2E is set but the e2e tools are not installed"
+        );
+        support::skip(
+            &format!("{test} (VS Code part)"),
+            "code-server or chromium missing (editors/vscode/test/e2e/install.sh)",
+        );
+        return;
+    }
+    let out = Command::new(extension_dir().join("test/e2e/run.sh"))
+        .arg(support::strata_bin())
+        .output()
+        .expect("run the VS Code end-to-end test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "VS Code end-to-end: exit {:?} (screenshots in editors/vscode/.e2e/out)\n{stdout}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for step in [
+        "ok: the Problems panel shows the override error",
+        "ok: hover shows the effective block",
+        "ok: Plan Preview shows the plan",
+    ] {
+        assert!(stdout.contains(step), "{step}\n{stdout}");
+    }
 }

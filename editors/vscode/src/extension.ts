@@ -116,14 +116,16 @@ async function refreshPlan(text: ServerText, source: vscode.Uri): Promise<vscode
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
-  status.command = "strata.planPreview";
+  status.command = "strata.showPlanPreview";
   context.subscriptions.push(status);
   const text = new ServerText();
   const previewed = new Map<string, vscode.Uri>();
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, text),
     vscode.workspace.registerTextDocumentContentProvider(EFFECTIVE_SCHEME, text),
-    vscode.commands.registerCommand("strata.planPreview", async () => {
+    // Not "strata.planPreview": that is the server's command, which the language client
+    // registers itself.
+    vscode.commands.registerCommand("strata.showPlanPreview", async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor || editor.document.uri.scheme !== "file") {
         void vscode.window.showWarningMessage("Strata: open a Terraform file of the module to plan.");
