@@ -82,7 +82,7 @@ fn extension_packages_into_a_vsix_that_works_in_vs_code() {
         String::from_utf8_lossy(&out.stderr)
     );
     for step in [
-        "ok: the Problems panel shows the override error",
+        "ok: the Problems panel shows the override error; the status bar says ready",
         "ok: hover shows the effective block",
         "ok: Plan Preview shows the plan",
     ] {

@@ -19,11 +19,13 @@ import {
   serverSettings,
   StrataSettings,
 } from "./settings";
+import { Progress, progressText } from "./status";
 
 const PLAN_SCHEME = "strata-plan";
 const EFFECTIVE_SCHEME = "strata-effective";
 
 let client: LanguageClient | undefined;
+let progressTitle: string | undefined;
 let status: vscode.StatusBarItem;
 
 function settings(): StrataSettings {
@@ -67,6 +69,15 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     ],
     initializationOptions: serverSettings(s),
     outputChannelName: "Strata",
+    middleware: {
+      // Indexing progress shows in the status bar item as well as VS Code's own UI.
+      handleWorkDoneProgress: (token, params, next) => {
+        const progress = params as Progress;
+        if (progress.kind === "begin") progressTitle = progress.title;
+        showState(progressText({ ...progress, title: progressTitle }), command);
+        next(token, params);
+      },
+    },
   };
   client = new LanguageClient("strata", "Strata", serverOptions, clientOptions);
   context.subscriptions.push(

@@ -34,8 +34,9 @@ try {
   await page.keyboard.press("Control+Shift+M");
   const problem = page.locator(".markers-panel .monaco-list-row", { hasText: "depends_on argument may not be overridden" });
   await problem.first().waitFor({ timeout: 60000 });
+  await page.locator(".statusbar-item", { hasText: "Strata: ready" }).first().waitFor({ timeout: 30000 });
   await shot(page, "1-problems");
-  console.log("ok: the Problems panel shows the override error");
+  console.log("ok: the Problems panel shows the override error; the status bar says ready");
 
   // 2. Hover on the overridden base resource shows the effective block.
   await openFile("main.tf", "network");
