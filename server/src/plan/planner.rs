@@ -501,13 +501,25 @@ impl<'a> Planner<'a> {
                 .module_calls
                 .get(call)
                 .and_then(|c| c.arguments.attribute(name));
-            let value = match given {
-                Some(a) => self.eval(*parent, a.file, a.expr(), bindings),
-                None => declared
+            let default = || {
+                declared
                     .default
                     .as_ref()
                     .and_then(|d| crate::eval::constant(d.expr()))
-                    .map(|j| Value::from_json(&j)),
+                    .map(|j| Value::from_json(&j))
+            };
+            // `nullable = false`: a null argument means the default, as if omitted.
+            let not_nullable = declared
+                .nullable
+                .as_ref()
+                .and_then(|a| crate::eval::constant(a.expr()))
+                == Some(serde_json::Value::Bool(false));
+            let value = match given {
+                Some(a) => match self.eval(*parent, a.file, a.expr(), bindings) {
+                    Some(Value::Null) if not_nullable => default(),
+                    other => other,
+                },
+                None => default(),
             };
             match value {
                 Some(v) if v.is_wholly_known() => match convert(&v.to_json(), &ty) {
@@ -1071,7 +1083,7 @@ impl<'a> Planner<'a> {
         let after = prior.unwrap_or_else(|| {
             // Terraform would read it now; Strata knows only the arguments.
             self.unread.set(true);
-            providers::partial(config)
+            providers::to_be_computed(config)
         });
         let with_self = Bindings {
             self_value: Some(providers::as_referenced(

@@ -220,14 +220,24 @@ pub fn propose(
 
 /// An instance's object as references to it read it: for a type without a schema, the
 /// attributes the provider computes are not in the object, so it is partial, and so are
-/// the objects of its nested blocks. In an object about to be `created`, an argument the
-/// configuration leaves null may be one the provider computes, so it is unknown too.
+/// the objects of its nested blocks; one about to be `created` is `to_be_computed`.
 pub fn as_referenced(type_name: &str, object: Value, created: bool) -> Value {
     if schema(type_name).is_some() {
         return object;
     }
-    match partial(object) {
-        Value::PartialObject(mut map) if created => {
+    if created {
+        to_be_computed(object)
+    } else {
+        partial(object)
+    }
+}
+
+/// An object the provider is about to fill in from `config` (a create, a data source read
+/// while planning): partial, and an argument the configuration leaves null may be one the
+/// provider computes, so it is unknown too.
+pub fn to_be_computed(config: Value) -> Value {
+    match partial(config) {
+        Value::PartialObject(mut map) => {
             map.retain(|_, v| !v.is_null());
             Value::PartialObject(map)
         }
