@@ -591,6 +591,9 @@ impl<'a> Planner<'a> {
             let Some((repetition, children)) =
                 self.calls.borrow().get(&(node, name.to_string())).cloned()
             else {
+                // A module Strata cannot read (a registry or remote source, or instances it
+                // could not expand): Terraform knows its outputs, Strata does not.
+                self.unread.set(true);
                 return Value::Unknown;
             };
             let outputs = |child: usize| {
