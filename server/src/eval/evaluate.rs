@@ -638,12 +638,14 @@ fn binary(op: &str, a: Value, b: Value, span: Span) -> Result<Value, EvalError> 
         return Ok(Value::Unknown);
     }
     let operand = |v: &Value, which: &str, wanted: &str| {
+        let reason = if v.is_null() {
+            "argument must not be null".to_string()
+        } else {
+            format!("{wanted} required, but have {}", v.type_name())
+        };
         EvalError::new(
             "Invalid operand",
-            format!(
-                "Unsuitable value for {which} operand: {wanted} required, but have {}.",
-                v.type_name()
-            ),
+            format!("Unsuitable value for {which} operand: {reason}."),
             span,
         )
     };

@@ -53,6 +53,14 @@ fn operators_conditionals_and_templates() {
     assert_eq!(eval("{a = var.unknown} != null"), "true");
     assert_eq!(eval("{a = var.unknown} == {a = 1}"), "UNKNOWN");
     assert_eq!(eval("compact(var.unknown)"), "UNKNOWN");
+    assert_eq!(
+        eval("null >= 1"),
+        "ERROR: Unsuitable value for left operand: argument must not be null."
+    );
+    assert_eq!(
+        eval("1 + \"a\""),
+        "ERROR: Unsuitable value for right operand: number required, but have string."
+    );
     assert_eq!(eval("1 + 2 * 3"), "7");
     assert_eq!(eval("\"5\" + 1"), "6");
     assert_eq!(eval("7 % 4 == 3 && !false"), "true");
