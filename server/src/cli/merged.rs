@@ -6,23 +6,16 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use super::configuration;
 use super::Format;
 use crate::merge::{merge, render};
 use crate::module::Dialect;
-use crate::workspace::Workspace;
 
 /// Prints the merged module in `dir`.
 pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitCode> {
-    let dir = super::check::readable_dir(dir)?;
-    let ws = Workspace::new();
-    ws.set_dialect(dialect);
-    let module = ws.index_dir(&dir);
-    if module.sources.is_empty() {
-        bail!("{} holds no Terraform configuration files", dir.display());
-    }
+    let (dir, ws, module) = super::load_module(dir, dialect)?;
     let merged = merge(&module);
     let mut out = std::io::stdout().lock();
     match format {

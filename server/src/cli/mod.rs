@@ -6,13 +6,15 @@ mod configuration;
 mod merged;
 mod plan;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::module::Dialect;
+use crate::module::{Dialect, Module};
+use crate::workspace::Workspace;
 
 /// Strata: Terraform and OpenTofu analysis that understands override files.
 #[derive(Debug, Parser)]
@@ -112,6 +114,19 @@ impl From<DialectArg> for Dialect {
             DialectArg::Opentofu => Dialect::OpenTofu,
         }
     }
+}
+
+/// A workspace holding the one module in `dir` (made canonical), for the commands that
+/// read a single module; an error when `dir` cannot be read or holds no configuration.
+fn load_module(dir: &Path, dialect: Option<Dialect>) -> Result<(PathBuf, Workspace, Arc<Module>)> {
+    let dir = check::readable_dir(dir)?;
+    let ws = Workspace::new();
+    ws.set_dialect(dialect);
+    let module = ws.index_dir(&dir);
+    if module.sources.is_empty() {
+        bail!("{} holds no Terraform configuration files", dir.display());
+    }
+    Ok((dir, ws, module))
 }
 
 /// Runs the command line; errors here are usage or input errors (exit status 2).

@@ -6,13 +6,13 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use super::Format;
 use crate::module::Dialect;
 use crate::plan::{plan_json, render_text, PlanOptions};
 use crate::syntax::Span;
-use crate::workspace::{PlanPositions, Workspace};
+use crate::workspace::PlanPositions;
 
 /// Plans the module in `dir` and prints the plan.
 pub fn run(
@@ -22,13 +22,7 @@ pub fn run(
     format: Format,
     dialect: Option<Dialect>,
 ) -> Result<ExitCode> {
-    let dir = super::check::readable_dir(dir)?;
-    let ws = Workspace::new();
-    ws.set_dialect(dialect);
-    let module = ws.index_dir(&dir);
-    if module.sources.is_empty() {
-        bail!("{} holds no Terraform configuration files", dir.display());
-    }
+    let (dir, ws, module) = super::load_module(dir, dialect)?;
     let plan = ws.plan_module(&dir, state, options)?;
     let positions = PlanPositions::new(&ws, &dir);
     let mut out = std::io::stdout().lock();

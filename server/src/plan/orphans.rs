@@ -5,7 +5,7 @@
 
 use super::address::{InstanceAddr, ModulePath, Target};
 use super::moves::{covers, Object};
-use super::planner::{literal_bool, Planner, Repetition};
+use super::planner::{declared_at, literal_bool, Planner, Repetition};
 use super::providers::decode_prior;
 use super::state::{InstanceKey, ResourceMode};
 use super::{Action, PlanMode, ResourceChange};
@@ -96,12 +96,7 @@ impl Planner<'_> {
             replace_paths: Vec::new(),
             caveat: None,
             importing: None,
-            declared_at: config.map(|(m, r)| {
-                (
-                    m.file(r.provenance.decl.file).path.clone(),
-                    r.provenance.decl.span,
-                )
-            }),
+            declared_at: config.and_then(|(m, r)| declared_at(&m, &r)),
         });
     }
 

@@ -85,6 +85,26 @@ pub(super) struct Planned {
     pub after: Value,
 }
 
+impl Planned {
+    /// An instance that could not be planned (its configuration failed to evaluate, or a
+    /// precondition failed): references to it read an unknown value.
+    fn unknown() -> Self {
+        Planned {
+            action: Action::NoOp,
+            before: Value::Null,
+            after: Value::Unknown,
+        }
+    }
+}
+
+/// Where a resource's block is declared, as a change records it.
+pub(super) fn declared_at(m: &MergedModule, r: &Resource) -> Option<(PathBuf, Span)> {
+    Some((
+        m.file(r.provenance.decl.file).path.clone(),
+        r.provenance.decl.span,
+    ))
+}
+
 /// The state of the walk.
 pub(super) struct Planner<'a> {
     pub config: &'a Configuration<'a>,
@@ -784,13 +804,8 @@ impl<'a> Planner<'a> {
     ) -> Planned {
         let n = self.node(node);
         let m = &n.merged;
-        let unknown = Planned {
-            action: Action::NoOp,
-            before: Value::Null,
-            after: Value::Unknown,
-        };
         let Some((config, block_types)) = self.eval_config(node, &r.config, bindings) else {
-            return unknown;
+            return Planned::unknown();
         };
         let prior = self.current.get(addr).map(|&i| &self.objects[i]);
         let by_request = self.options.replace.iter().any(|a| a == &addr.to_string());
@@ -807,7 +822,7 @@ impl<'a> Planner<'a> {
             bindings,
             "Resource precondition failed",
         ) {
-            return unknown;
+            return Planned::unknown();
         }
         let prior_value =
             prior.map(|o| decode_prior(&addr.resource.type_name, &o.instance.attributes));
@@ -872,17 +887,32 @@ impl<'a> Planner<'a> {
                 proposal.caveat
             },
             importing: importing.map(|id| Value::Object(BTreeMap::from([("id".to_string(), id)]))),
-            declared_at: Some((m.file(r.provenance.decl.file).path.clone(), r.provenance.decl.span)),
+            declared_at: declared_at(m, r),
         });
         if action.is_replace() && literal_bool(r.lifecycle.prevent_destroy.as_ref()) {
             self.prevent_destroy_error(m, r, addr);
         }
-        let with_self = Bindings {
-            self_value: Some(providers::as_referenced(
+        self.postconditions(
+            node,
+            r,
+            bindings,
+            providers::as_referenced(
                 &addr.resource.type_name,
                 after.clone(),
                 action == Action::Create || action.is_replace(),
-            )),
+            ),
+        );
+        Planned {
+            action,
+            before: before.unwrap_or(Value::Null),
+            after,
+        }
+    }
+
+    /// Evaluates a resource's postconditions with `self` bound to its planned object.
+    fn postconditions(&self, node: usize, r: &Resource, bindings: &Bindings, self_value: Value) {
+        let with_self = Bindings {
+            self_value: Some(self_value),
             ..bindings.clone()
         };
         let _ = self.conditions(
@@ -891,11 +921,6 @@ impl<'a> Planner<'a> {
             &with_self,
             "Resource postcondition failed",
         );
-        Planned {
-            action,
-            before: before.unwrap_or(Value::Null),
-            after,
-        }
     }
 
     pub(super) fn prevent_destroy_error(
@@ -1019,13 +1044,8 @@ impl<'a> Planner<'a> {
     ) -> Planned {
         let n = self.node(node);
         let m = &n.merged;
-        let none = Planned {
-            action: Action::NoOp,
-            before: Value::Null,
-            after: Value::Unknown,
-        };
         let Some((config, _)) = self.eval_config(node, &r.config, bindings) else {
-            return none;
+            return Planned::unknown();
         };
         if self.conditions(
             node,
@@ -1033,7 +1053,7 @@ impl<'a> Planner<'a> {
             bindings,
             "Resource precondition failed",
         ) {
-            return none;
+            return Planned::unknown();
         }
         let reason = if !config.is_wholly_known() {
             Some("read_because_config_unknown")
@@ -1060,10 +1080,7 @@ impl<'a> Planner<'a> {
                 replace_paths: Vec::new(),
                 caveat: None,
                 importing: None,
-                declared_at: Some((
-                    m.file(r.provenance.decl.file).path.clone(),
-                    r.provenance.decl.span,
-                )),
+                declared_at: declared_at(m, r),
             });
             return Planned {
                 action: Action::Read,
@@ -1088,19 +1105,11 @@ impl<'a> Planner<'a> {
             self.unread.set(true);
             providers::to_be_computed(config)
         });
-        let with_self = Bindings {
-            self_value: Some(providers::as_referenced(
-                &addr.resource.type_name,
-                after.clone(),
-                false,
-            )),
-            ..bindings.clone()
-        };
-        let _ = self.conditions(
+        self.postconditions(
             node,
-            &r.lifecycle.postconditions,
-            &with_self,
-            "Resource postcondition failed",
+            r,
+            bindings,
+            providers::as_referenced(&addr.resource.type_name, after.clone(), false),
         );
         Planned {
             action: Action::NoOp,
