@@ -8,6 +8,7 @@ pub mod lsp;
 pub mod merge;
 pub mod module;
 pub mod plan;
+pub mod schema;
 pub mod syntax;
 pub mod text;
 pub mod types;

@@ -67,6 +67,12 @@ fn suggestion_among(name: &str, candidates: &[&str]) -> Option<String> {
     suggestion(name, owned.iter()).cloned()
 }
 
+/// The first of `candidates`, in their order, within an edit distance of less than three:
+/// how HCL suggests a name when decoding a body.
+pub(super) fn first_close_name<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates.iter().copied().find(|c| distance(name, c) < 3)
+}
+
 /// The closest name within an edit distance of less than three, as Terraform suggests.
 pub(super) fn suggestion<'a>(
     name: &str,

@@ -1,11 +1,11 @@
 //! Custom conditions (spec §2.6, §3.5): `precondition` and `postcondition` blocks of
-//! resources, data sources and outputs, and `validation` blocks of variables. Both
-//! arguments are required; a condition must refer to something; a resource's conditions
+//! resources, data sources and outputs, and `validation` blocks of variables (their
+//! required arguments are the schema's, `decode.rs`): a condition must refer to something; a resource's conditions
 //! may not refer to the resource itself; a validation must refer to its own variable.
 
 use super::{at, Diagnostic, Severity};
 use crate::eval::references;
-use crate::merge::{header_span, MergedModule, Origin};
+use crate::merge::{MergedModule, Origin};
 use crate::syntax::{Block, Syntax};
 
 /// Code of a malformed custom condition.
@@ -75,15 +75,6 @@ fn condition(
             detail,
         ));
     };
-    for arg in ["condition", "error_message"] {
-        if c.body.attribute(arg).is_none() {
-            push(
-                header_span(c),
-                "Missing required argument".into(),
-                format!("The argument \"{arg}\" is required, but no definition was found."),
-            );
-        }
-    }
     let Some(cond) = c.body.attribute("condition") else {
         return false;
     };

@@ -57,8 +57,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             out,
         };
         for block in &file.syntax.body.blocks {
-            duplicate_lifecycle(&mut ctx, block);
-            for lc in block.body.blocks_of("lifecycle") {
+            for lc in block.body.blocks_of("lifecycle").take(1) {
                 match &*block.kind.name {
                     "resource" => managed(&mut ctx, lc, json),
                     "data" => not_for_mode(&mut ctx, lc, "data"),
@@ -75,40 +74,9 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The arguments a managed resource's `lifecycle` takes in each dialect (spec §3.1);
-/// Terraform 1.15, the newest stable release, has no resource `destroy` yet.
-fn managed_arguments(dialect: Dialect) -> &'static [&'static str] {
-    match dialect {
-        Dialect::Terraform => &[
-            "create_before_destroy",
-            "prevent_destroy",
-            "ignore_changes",
-            "replace_triggered_by",
-        ],
-        Dialect::OpenTofu => &[
-            "create_before_destroy",
-            "prevent_destroy",
-            "ignore_changes",
-            "replace_triggered_by",
-            "enabled",
-            "destroy",
-        ],
-    }
-}
-
 fn managed(ctx: &mut Ctx<'_>, lc: &Block, json: bool) {
     let tofu = ctx.m.dialect == Dialect::OpenTofu;
-    let allowed = managed_arguments(ctx.m.dialect);
     for a in &lc.body.attributes {
-        if !allowed.contains(&&*a.name.name) {
-            ctx.push(
-                Severity::Error,
-                NOT_FOR_MODE,
-                a.name.span,
-                "Unsupported argument",
-                &super::arguments::unsupported_detail(&a.name.name, allowed),
-            );
-        }
         match &*a.name.name {
             "create_before_destroy" => ctx.out.extend(literal_bool(ctx.m, ctx.file, a)),
             // OpenTofu 1.12 made prevent_destroy an expression evaluated at plan time.
@@ -261,29 +229,17 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
     }
 }
 
-/// A second `lifecycle` block in a resource, data source or ephemeral resource.
-fn duplicate_lifecycle(ctx: &mut Ctx<'_>, block: &Block) {
-    if !matches!(&*block.kind.name, "resource" | "data" | "ephemeral") {
-        return;
-    }
-    let mut blocks = block.body.blocks_of("lifecycle");
-    let Some(first) = blocks.next() else { return };
-    for later in blocks {
-        let r = super::range_text(
-            ctx.m,
-            Origin {
-                file: ctx.file,
-                span: crate::merge::header_span(first),
-            },
-        );
-        ctx.push(
-            Severity::Error,
-            NOT_FOR_MODE,
-            crate::merge::header_span(later),
-            "Duplicate lifecycle block",
-            &format!("This resource already has a lifecycle block at {r}."),
-        );
-    }
+/// The schema of a managed resource's `lifecycle` block.
+fn managed_lifecycle() -> &'static crate::schema::BlockSchema {
+    let resource = crate::schema::file_schema()
+        .blocks
+        .iter()
+        .find(|b| &*b.name == "resource")
+        .map(|b| &b.schema);
+    resource
+        .and_then(|r| r.blocks.iter().find(|b| &*b.name == "lifecycle"))
+        .map(|b| &*b.schema)
+        .expect("the language schema has resource lifecycle blocks")
 }
 
 /// Lifecycle arguments are for managed resources only (spec §3.6); preconditions and
@@ -292,7 +248,9 @@ fn not_for_mode(ctx: &mut Ctx<'_>, lc: &Block, mode: &str) {
     let tofu = ctx.m.dialect == Dialect::OpenTofu;
     for a in &lc.body.attributes {
         let name = &a.name.name;
-        if tofu && &**name == "enabled" {
+        // Names the lifecycle schema does not have are `Unsupported argument` (decode.rs).
+        let known = managed_lifecycle().attribute(name, ctx.m.dialect).is_some();
+        if !known || (tofu && &**name == "enabled") {
             continue;
         }
         let (summary, detail) = match (mode, tofu) {

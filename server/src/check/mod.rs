@@ -5,6 +5,7 @@
 
 mod arguments;
 mod conditions;
+mod decode;
 mod duplicates;
 mod lifecycle;
 mod literal;
@@ -89,6 +90,7 @@ pub fn check_module(
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     syntax::check(module, &mut out);
+    decode::check(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);

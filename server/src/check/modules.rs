@@ -61,9 +61,13 @@ fn missing_required(
         if variable.default.is_some() || primary.body.attribute(name).is_some() {
             continue;
         }
+        let place = Origin {
+            file: decl.file,
+            span: super::decode::missing_item(m, decl.file, primary),
+        };
         out.push(at(
             m,
-            decl,
+            place,
             Severity::Error,
             MODULE_ARGUMENT,
             "Missing required argument".into(),

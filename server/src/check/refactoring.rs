@@ -87,35 +87,13 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn required(
-    m: &MergedModule,
-    file: u32,
-    block: &Block,
-    args: &[&str],
-    out: &mut Vec<Diagnostic>,
-) -> bool {
-    let mut all = true;
-    for arg in args {
-        if block.body.attribute(arg).is_none() {
-            all = false;
-            out.push(at(
-                m,
-                Origin {
-                    file,
-                    span: header_span(block),
-                },
-                Severity::Error,
-                REFACTORING,
-                "Missing required argument".into(),
-                format!("The argument \"{arg}\" is required, but no definition was found."),
-            ));
-        }
-    }
-    all
+/// Whether every one of `args` is set (`decode.rs` reports the missing ones).
+fn required(block: &Block, args: &[&str]) -> bool {
+    args.iter().all(|arg| block.body.attribute(arg).is_some())
 }
 
 fn moved(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) {
-    if !required(m, file, block, &["from", "to"], out) {
+    if !required(block, &["from", "to"]) {
         return;
     }
     let (Some(from), Some(to)) = (block.body.attribute("from"), block.body.attribute("to")) else {
@@ -138,7 +116,7 @@ fn moved(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) 
 }
 
 fn removed(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) {
-    if !required(m, file, block, &["from"], out) {
+    if !required(block, &["from"]) {
         return;
     }
     let tofu = m.dialect == Dialect::OpenTofu;

@@ -6,59 +6,25 @@
 
 mod source;
 
-use std::fmt;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::Arc;
 
 use crate::syntax::Syntax;
 
 pub use source::SourceFile;
 
-/// Which tool's rules apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Dialect {
-    /// HashiCorp Terraform.
-    #[default]
-    Terraform,
-    /// OpenTofu.
-    OpenTofu,
-}
+pub use crate::schema::Dialect;
 
-impl Dialect {
-    /// OpenTofu when any of the directory's files is a `.tofu` file, else Terraform.
-    pub fn detect<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
-        let tofu = names
-            .into_iter()
-            .any(|n| !is_ignored(n) && (n.ends_with(".tofu") || n.ends_with(".tofu.json")));
-        if tofu {
-            Dialect::OpenTofu
-        } else {
-            Dialect::Terraform
-        }
-    }
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dialect::Terraform => "terraform",
-            Dialect::OpenTofu => "opentofu",
-        })
-    }
-}
-
-impl FromStr for Dialect {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "terraform" => Ok(Dialect::Terraform),
-            "opentofu" | "tofu" => Ok(Dialect::OpenTofu),
-            other => Err(format!(
-                "unknown dialect \"{other}\" (expected terraform or opentofu)"
-            )),
-        }
+/// The dialect of a directory: OpenTofu when any of its files is a `.tofu` file, else
+/// Terraform.
+pub fn detect_dialect<'a>(names: impl IntoIterator<Item = &'a str>) -> Dialect {
+    let tofu = names
+        .into_iter()
+        .any(|n| !is_ignored(n) && (n.ends_with(".tofu") || n.ends_with(".tofu.json")));
+    if tofu {
+        Dialect::OpenTofu
+    } else {
+        Dialect::Terraform
     }
 }
 

@@ -111,9 +111,9 @@ fn tofu_twin_hides_the_tf_file_of_the_same_stem() {
 
 #[test]
 fn dialect_is_detected_from_tofu_files() {
-    assert_eq!(Dialect::detect(["a.tf", "b.tf.json"]), Dialect::Terraform);
-    assert_eq!(Dialect::detect(["a.tf", "b.tofu"]), Dialect::OpenTofu);
-    assert_eq!(Dialect::detect(["a.tf", ".b.tofu"]), Dialect::Terraform);
+    assert_eq!(detect_dialect(["a.tf", "b.tf.json"]), Dialect::Terraform);
+    assert_eq!(detect_dialect(["a.tf", "b.tofu"]), Dialect::OpenTofu);
+    assert_eq!(detect_dialect(["a.tf", ".b.tofu"]), Dialect::Terraform);
     assert_eq!("opentofu".parse::<Dialect>(), Ok(Dialect::OpenTofu));
     assert!("x".parse::<Dialect>().is_err());
 }

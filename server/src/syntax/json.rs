@@ -2,9 +2,10 @@
 //! comments, trailing commas or other JSON5 liberties; duplicate keys and byte ranges kept).
 //!
 //! JSON has no blocks of its own: which properties are blocks, and how many levels of
-//! labels they take, comes from the schema. The top level and the meta-blocks Terraform
-//! itself defines (lifecycle, provisioner, validation, ...) are known here; every other
-//! property is an attribute whose value stays a [`JsonValue`] for later layers to read.
+//! labels they take, comes from the language schema (`crate::schema`): the top level and
+//! the blocks Terraform itself defines (lifecycle, provisioner, validation, ...). Every
+//! other property is an attribute whose value stays a [`JsonValue`] for later layers to
+//! read (a provider-defined nested block among them, until provider schemas say so).
 
 use std::sync::Arc;
 
@@ -15,50 +16,6 @@ use super::{
     Attribute, Block, Body, Expr, ExprKind, File, Ident, JsonKind, JsonValue, Span, Syntax,
     SyntaxDiagnostic, SyntaxSeverity,
 };
-
-/// Labels taken by the top-level block types.
-const TOP_LEVEL: &[(&str, usize)] = &[
-    ("terraform", 0),
-    ("locals", 0),
-    ("moved", 0),
-    ("import", 0),
-    ("removed", 0),
-    ("check", 1),
-    ("variable", 1),
-    ("output", 1),
-    ("module", 1),
-    ("provider", 1),
-    ("resource", 2),
-    ("data", 2),
-    ("ephemeral", 2),
-];
-
-/// Nested block types Terraform knows without provider schemas: (parent, child, labels).
-const NESTED: &[(&str, &str, usize)] = &[
-    ("resource", "lifecycle", 0),
-    ("resource", "provisioner", 1),
-    ("resource", "connection", 0),
-    ("resource", "dynamic", 1),
-    ("data", "lifecycle", 0),
-    ("data", "dynamic", 1),
-    ("ephemeral", "lifecycle", 0),
-    ("ephemeral", "dynamic", 1),
-    ("lifecycle", "precondition", 0),
-    ("lifecycle", "postcondition", 0),
-    ("provisioner", "connection", 0),
-    ("dynamic", "content", 0),
-    ("variable", "validation", 0),
-    ("output", "precondition", 0),
-    ("terraform", "required_providers", 0),
-    ("terraform", "backend", 1),
-    ("terraform", "cloud", 0),
-    ("terraform", "provider_meta", 1),
-    ("cloud", "workspaces", 0),
-    ("check", "assert", 0),
-    ("check", "data", 2),
-    ("removed", "lifecycle", 0),
-    ("removed", "provisioner", 1),
-];
 
 /// Parses a JSON-syntax file.
 pub(super) fn parse_json(text: &str) -> File {
@@ -84,7 +41,7 @@ pub(super) fn parse_json(text: &str) -> File {
             Some(JsonValue {
                 kind: JsonKind::Object(props),
                 ..
-            }) => file.body = body(None, props, &mut file.diagnostics),
+            }) => file.body = body(&mut Vec::new(), props, &mut file.diagnostics),
             Some(other) => file.diagnostics.push(error(
                 "Invalid JSON configuration",
                 "The root of a JSON configuration file must be an object.",
@@ -151,9 +108,9 @@ fn value(v: Value<'_>) -> JsonValue {
     }
 }
 
-/// The body of a block of type `parent` (`None` for the file's top level).
+/// The body of a block nested as `parents` says (empty for the file's top level).
 fn body(
-    parent: Option<&str>,
+    parents: &mut Vec<Box<str>>,
     props: Vec<(Ident, JsonValue)>,
     diagnostics: &mut Vec<SyntaxDiagnostic>,
 ) -> Body {
@@ -162,10 +119,21 @@ fn body(
         if &*key.name == "//" {
             continue; // HCL's JSON syntax reserves "//" for comments.
         }
-        match block_labels(parent, &key.name) {
+        let path: Vec<&str> = parents.iter().map(|p| &**p).collect();
+        match crate::schema::block_labels(&path, &key.name) {
             Some(labels) => {
+                parents.push(key.name.clone());
                 let mut path = Vec::new();
-                blocks(&key, labels, &mut path, val, &mut out.blocks, diagnostics);
+                blocks(
+                    &key,
+                    labels,
+                    parents,
+                    &mut path,
+                    val,
+                    &mut out.blocks,
+                    diagnostics,
+                );
+                parents.pop();
             }
             None => out.attributes.push(Arc::new(Attribute {
                 span: Span {
@@ -183,21 +151,12 @@ fn body(
     out
 }
 
-fn block_labels(parent: Option<&str>, name: &str) -> Option<usize> {
-    match parent {
-        None => TOP_LEVEL.iter().find(|(n, _)| *n == name).map(|(_, l)| *l),
-        Some(parent) => NESTED
-            .iter()
-            .find(|(p, c, _)| *p == parent && *c == name)
-            .map(|(_, _, l)| *l),
-    }
-}
-
 /// Unfolds `"kind": {"label1": {"label2": {body}}}` (a body may also be an array of
 /// bodies, which declares the block once per element).
 fn blocks(
     kind: &Ident,
     labels_left: usize,
+    parents: &mut Vec<Box<str>>,
     path: &mut Vec<Ident>,
     val: JsonValue,
     out: &mut Vec<Arc<Block>>,
@@ -207,7 +166,7 @@ fn blocks(
         (0, JsonKind::Object(props)) => out.push(Arc::new(Block {
             kind: kind.clone(),
             labels: path.clone(),
-            body: body(Some(&kind.name), props, diagnostics),
+            body: body(parents, props, diagnostics),
             span: Span {
                 start: path.last().map_or(kind.span.start, |l| l.span.start),
                 end: val.span.end,
@@ -216,19 +175,27 @@ fn blocks(
         })),
         (0, JsonKind::Array(items)) => {
             for item in items {
-                blocks(kind, 0, path, item, out, diagnostics);
+                blocks(kind, 0, parents, path, item, out, diagnostics);
             }
         }
         (_, JsonKind::Object(props)) => {
             for (label, inner) in props {
                 path.push(label);
-                blocks(kind, labels_left - 1, path, inner, out, diagnostics);
+                blocks(
+                    kind,
+                    labels_left - 1,
+                    parents,
+                    path,
+                    inner,
+                    out,
+                    diagnostics,
+                );
                 path.pop();
             }
         }
         (_, JsonKind::Array(items)) if path.is_empty() || labels_left == 0 => {
             for item in items {
-                blocks(kind, labels_left, path, item, out, diagnostics);
+                blocks(kind, labels_left, parents, path, item, out, diagnostics);
             }
         }
         _ => diagnostics.push(error(

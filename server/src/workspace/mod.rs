@@ -256,7 +256,8 @@ impl Workspace {
             .map(|n| n.iter().cloned().collect())
             .unwrap_or_default();
         let forced = self.dialect.read().ok().and_then(|d| *d);
-        let dialect = forced.unwrap_or_else(|| Dialect::detect(names.iter().map(String::as_str)));
+        let dialect = forced
+            .unwrap_or_else(|| crate::module::detect_dialect(names.iter().map(String::as_str)));
         let files = FileSet::from_names(&names, dialect);
         let sources = files
             .in_load_order()

@@ -1,0 +1,321 @@
+//! Every file's bodies decoded against the language schema, as HCL decodes a body
+//! against a body schema: `Unsupported argument` and `Unsupported block type` (with HCL's
+//! "Did you mean"), `Missing required argument`, label counts, reserved names, blocks
+//! that may appear once, and JSON's `Extraneous JSON object property`. A body whose
+//! remaining content belongs to a provider is left to the provider's schema
+//! (`schemas.rs` for the types Strata knows).
+
+use super::arguments::first_close_name;
+use super::{at, range_text, Diagnostic, Severity};
+use crate::merge::{header_span, MergedModule, Origin};
+use crate::schema::{file_schema, BlockRole, BlockSchema, Dialect, Requirement, Rest};
+use crate::syntax::{Block, Body, Span, Syntax};
+
+/// Code of a body item its block's schema does not take.
+pub const UNSUPPORTED: &str = "unsupported-body-item";
+/// Code of a required argument left out.
+pub const MISSING_ARGUMENT: &str = "missing-required-argument";
+/// Code of a block with the wrong number of labels.
+pub const LABELS: &str = "block-labels";
+/// Code of a name reserved for a future version.
+pub const RESERVED: &str = "reserved-name";
+/// Code of a second block where only one is allowed.
+pub const DUPLICATE_BLOCK: &str = "duplicate-block";
+
+struct Decoder<'a> {
+    m: &'a MergedModule,
+    file: u32,
+    text: &'a str,
+    json: bool,
+    overriding: bool,
+    dialect: Dialect,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        let mut d = Decoder {
+            m,
+            file: fi as u32,
+            text: &file.text,
+            json: file.syntax.syntax == Syntax::Json,
+            overriding: m.is_override_file(fi as u32),
+            dialect: m.dialect,
+            out,
+        };
+        d.body(file_schema(), &file.syntax.body, None, None);
+    }
+}
+
+impl Decoder<'_> {
+    fn error(&mut self, code: &'static str, span: Span, summary: String, detail: String) {
+        let origin = Origin {
+            file: self.file,
+            span,
+        };
+        self.out
+            .push(at(self.m, origin, Severity::Error, code, summary, detail));
+    }
+
+    /// Decodes `body` of a block of type `kind` (`None` at the top level), whose whole
+    /// block is `whole` (for the place of a missing argument).
+    fn body(
+        &mut self,
+        schema: &BlockSchema,
+        body: &Body,
+        kind: Option<&str>,
+        whole: Option<&Block>,
+    ) {
+        self.attributes(schema, body, kind);
+        if let Some(block) = whole {
+            self.missing(schema, body, block);
+        }
+        self.blocks(schema, body, kind);
+    }
+
+    fn attributes(&mut self, schema: &BlockSchema, body: &Body, kind: Option<&str>) {
+        for a in &body.attributes {
+            let name = &*a.name.name;
+            match schema.attribute(name, self.dialect) {
+                Some(s) if s.requirement == Requirement::Reserved => {
+                    let parent = kind.unwrap_or("top-level");
+                    self.error(
+                        RESERVED,
+                        a.name.span,
+                        format!("Reserved argument name in {parent} block"),
+                        format!("The {parent} argument name {name:?} is reserved for use by Terraform in a future version."),
+                    );
+                }
+                Some(_) => {}
+                None if schema.rest != Rest::Closed => {}
+                None if self.json => {
+                    let unused: Vec<&str> = schema
+                        .attribute_names(self.dialect)
+                        .filter(|n| body.attribute(n).is_none())
+                        .chain(suggestable_blocks(schema, self.dialect))
+                        .collect();
+                    let hint = first_close_name(name, &unused)
+                        .map(|s| format!(" Did you mean {s:?}?"))
+                        .unwrap_or_default();
+                    self.error(
+                        UNSUPPORTED,
+                        a.name.span,
+                        "Extraneous JSON object property".into(),
+                        format!("No argument or block type is named {name:?}.{hint}"),
+                    );
+                }
+                None => {
+                    let unused: Vec<&str> = schema
+                        .attribute_names(self.dialect)
+                        .filter(|n| body.attribute(n).is_none())
+                        .collect();
+                    let hint = match first_close_name(name, &unused) {
+                        Some(s) => format!(" Did you mean {s:?}?"),
+                        None if schema.block(name, self.dialect).is_some() => {
+                            format!(" Did you mean to define a block of type {name:?}?")
+                        }
+                        None => String::new(),
+                    };
+                    self.error(
+                        UNSUPPORTED,
+                        a.name.span,
+                        "Unsupported argument".into(),
+                        format!("An argument named {name:?} is not expected here.{hint}"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `Missing required argument` for each required argument `body` leaves out.
+    fn missing(&mut self, schema: &BlockSchema, body: &Body, block: &Block) {
+        if self.overriding {
+            return;
+        }
+        let place = missing_item(self.m, self.file, block);
+        for a in &schema.attributes {
+            let wanted =
+                a.requirement == Requirement::Required && a.dialects.includes(self.dialect);
+            if wanted && body.attribute(&a.name).is_none() {
+                self.error(
+                    MISSING_ARGUMENT,
+                    place,
+                    "Missing required argument".into(),
+                    format!(
+                        "The argument \"{}\" is required, but no definition was found.",
+                        a.name
+                    ),
+                );
+            }
+        }
+    }
+
+    fn blocks(&mut self, schema: &BlockSchema, body: &Body, kind: Option<&str>) {
+        let mut firsts: Vec<(&str, &Block)> = Vec::new();
+        let mut reported_unexpected = false;
+        for block in &body.blocks {
+            let name = &*block.kind.name;
+            let Some(nested) = schema.block(name, self.dialect) else {
+                match schema.rest {
+                    Rest::Closed => self.unsupported_block(schema, block),
+                    Rest::Attributes if !reported_unexpected => {
+                        reported_unexpected = true;
+                        self.error(
+                            UNSUPPORTED,
+                            block.kind.span,
+                            format!("Unexpected {name:?} block"),
+                            "Blocks are not allowed here.".into(),
+                        );
+                    }
+                    _ => {}
+                }
+                continue;
+            };
+            if !self.json && !self.labels_fit(&nested.schema, block) {
+                continue;
+            }
+            if nested.role == BlockRole::Reserved {
+                let parent = kind.unwrap_or("top-level");
+                self.error(
+                    RESERVED,
+                    block.kind.span,
+                    format!("Reserved block type name in {parent} block"),
+                    format!("The block type name {name:?} is reserved for use by Terraform in a future version."),
+                );
+                continue;
+            }
+            if let Some(rule) = &nested.duplicate {
+                if let Some((_, first)) = firsts.iter().find(|(n, _)| *n == name) {
+                    let first = Origin {
+                        file: self.file,
+                        span: header_span(first),
+                    };
+                    let detail = rule.detail.replace("{range}", &range_text(self.m, first));
+                    self.error(
+                        DUPLICATE_BLOCK,
+                        header_span(block),
+                        rule.summary.to_string(),
+                        detail,
+                    );
+                    continue;
+                }
+                firsts.push((name, block));
+            }
+            self.body(&nested.schema, &block.body, Some(name), Some(block));
+            if name == "provisioner" {
+                self.provisioner(block);
+            }
+        }
+    }
+
+    /// A built-in provisioner's own arguments (its `connection` and meta-arguments were
+    /// decoded with the block).
+    fn provisioner(&mut self, block: &Block) {
+        let Some(schema) = block.label(0).and_then(crate::schema::provisioner_schema) else {
+            return;
+        };
+        let mut own = Body {
+            attributes: block
+                .body
+                .attributes
+                .iter()
+                .filter(|a| !matches!(&*a.name.name, "when" | "on_failure"))
+                .cloned()
+                .collect(),
+            blocks: Vec::new(),
+        };
+        for escape in block.body.blocks_of("_") {
+            own.attributes
+                .extend(escape.body.attributes.iter().cloned());
+        }
+        self.attributes(&schema, &own, Some("provisioner"));
+        self.missing(&schema, &own, block);
+    }
+
+    fn unsupported_block(&mut self, schema: &BlockSchema, block: &Block) {
+        let name = &*block.kind.name;
+        let candidates: Vec<&str> = suggestable_blocks(schema, self.dialect).collect();
+        let hint = match first_close_name(name, &candidates) {
+            Some(s) => format!(" Did you mean {s:?}?"),
+            None if schema.attribute(name, self.dialect).is_some() => format!(
+                " Did you mean to define argument {name:?}? If so, use the equals sign to assign it a value."
+            ),
+            None => String::new(),
+        };
+        self.error(
+            UNSUPPORTED,
+            block.kind.span,
+            "Unsupported block type".into(),
+            format!("Blocks of type {name:?} are not expected here.{hint}"),
+        );
+    }
+
+    /// Whether a native block has as many labels as its schema names; HCL's error and
+    /// `false` when not (HCL then skips the block).
+    fn labels_fit(&mut self, schema: &BlockSchema, block: &Block) -> bool {
+        let name = &*block.kind.name;
+        let want = schema.labels.len();
+        let have = block.labels.len();
+        if have > want {
+            let detail = if want == 0 {
+                format!("No labels are expected for {name} blocks.")
+            } else {
+                format!(
+                    "Only {want} labels ({}) are expected for {name} blocks.",
+                    schema.labels.join(", ")
+                )
+            };
+            self.error(
+                LABELS,
+                block.labels[want].span,
+                format!("Extraneous label for {name}"),
+                detail,
+            );
+            return false;
+        }
+        if have < want {
+            let brace = open_brace(self.text, block);
+            self.error(
+                LABELS,
+                Span::new(brace, brace + 1),
+                format!("Missing {} for {name}", schema.labels[have]),
+                format!(
+                    "All {name} blocks must have {want} labels ({}).",
+                    schema.labels.join(", ")
+                ),
+            );
+            return false;
+        }
+        true
+    }
+}
+
+/// Where HCL places an item missing from a block's body: its opening brace (native
+/// syntax) or closing brace (JSON). HCL's range is empty there; Terraform widens an empty
+/// range to the character it stands on, as here.
+pub(super) fn missing_item(m: &MergedModule, file: u32, block: &Block) -> Span {
+    let source = m.file(file);
+    let at = if source.syntax.syntax == Syntax::Json {
+        (block.span.end as usize).saturating_sub(1)
+    } else {
+        open_brace(&source.text, block)
+    };
+    Span::new(at, at + 1)
+}
+
+/// The offset of a native block's `{`.
+fn open_brace(text: &str, block: &Block) -> usize {
+    let header_end = header_span(block).end as usize;
+    text.get(header_end..block.span.end as usize)
+        .and_then(|rest| rest.find('{'))
+        .map_or(header_end, |i| header_end + i)
+}
+
+/// The nested block types HCL would suggest: every one the schema lists, in its order.
+fn suggestable_blocks(schema: &BlockSchema, dialect: Dialect) -> impl Iterator<Item = &str> {
+    schema
+        .blocks
+        .iter()
+        .filter(move |b| b.dialects.includes(dialect) && b.role != BlockRole::Dynamic)
+        .map(|b| &*b.name)
+}

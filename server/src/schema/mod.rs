@@ -1,0 +1,298 @@
+//! What each block of the configuration language may hold: its labels, its arguments
+//! (required or not, the form their value must take, a type for documentation), its
+//! nested blocks (how many, reserved names, the `_` escaping block) and what happens to
+//! everything else in its body. Pure data, no I/O, no syntax trees.
+//!
+//! One schema describes both dialects: every argument and block says which dialect has
+//! it. The language's own blocks live in `language/`; provider schemas (a later layer)
+//! build the same `BlockSchema` values at run time, so that every reader (the JSON
+//! syntax, the `check` decoder, completion, hover) has one interface for both.
+//!
+//! This layer sits below `syntax` because the JSON syntax itself needs it: which JSON
+//! properties are blocks, and how many levels of labels they take, is the schema's to say.
+
+mod build;
+mod language;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+pub use build::{arg, block};
+pub use language::{file_schema, is_root_block_name, provisioner_schema};
+
+/// Which tool's rules apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Dialect {
+    /// HashiCorp Terraform.
+    #[default]
+    Terraform,
+    /// OpenTofu.
+    OpenTofu,
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dialect::Terraform => "terraform",
+            Dialect::OpenTofu => "opentofu",
+        })
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "terraform" => Ok(Dialect::Terraform),
+            "opentofu" | "tofu" => Ok(Dialect::OpenTofu),
+            other => Err(format!(
+                "unknown dialect \"{other}\" (expected terraform or opentofu)"
+            )),
+        }
+    }
+}
+
+/// The dialects a piece of the schema belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialects {
+    /// Terraform and OpenTofu.
+    #[default]
+    Both,
+    /// Terraform only.
+    Terraform,
+    /// OpenTofu only.
+    OpenTofu,
+}
+
+impl Dialects {
+    /// Whether `dialect` has it.
+    pub fn includes(self, dialect: Dialect) -> bool {
+        match self {
+            Dialects::Both => true,
+            Dialects::Terraform => dialect == Dialect::Terraform,
+            Dialects::OpenTofu => dialect == Dialect::OpenTofu,
+        }
+    }
+}
+
+/// Whether an argument must be set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Requirement {
+    /// May be left out.
+    #[default]
+    Optional,
+    /// `Missing required argument` when left out of a primary file (override files may
+    /// leave out anything: Terraform decodes them with every argument optional).
+    Required,
+    /// Reserved for a future version: setting it is an error.
+    Reserved,
+}
+
+/// The form an argument's expression must take, which decides how Terraform reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Form {
+    /// Any expression, evaluated in the block's scope.
+    #[default]
+    Expression,
+    /// A constant: no references, no function calls (`Variables not allowed`).
+    Constant,
+    /// One of a few bare keywords (`when = destroy`); the quoted form is deprecated.
+    Keyword(Vec<Box<str>>),
+    /// A type constraint (`list(string)`).
+    TypeConstraint,
+    /// A single static reference (`provider = aws.west`).
+    Reference,
+    /// A static list of references (`depends_on`).
+    ReferenceList,
+    /// A static list of attribute paths relative to the block, or `all` (`ignore_changes`).
+    RelativePaths,
+    /// A map of static references (`providers = { aws = aws.west }`).
+    ReferenceMap,
+    /// A version constraint string (`">= 1.2"`).
+    VersionConstraint,
+}
+
+/// One argument of a block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttributeSchema {
+    /// Its name.
+    pub name: Box<str>,
+    /// Whether it must be set.
+    pub requirement: Requirement,
+    /// The form its value takes.
+    pub form: Form,
+    /// The value's type as Terraform writes types (`string`, `list(string)`), for
+    /// documentation; `any` where the block decides.
+    pub ty: Box<str>,
+    /// What it is for, in a sentence.
+    pub doc: Box<str>,
+    /// Which dialects have it.
+    pub dialects: Dialects,
+    /// Why it should no longer be used, when deprecated.
+    pub deprecated: Option<Box<str>>,
+}
+
+/// How many blocks of a nested type a body takes, as provider schemas say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Nesting {
+    /// Any number of blocks.
+    #[default]
+    List,
+    /// At most one block.
+    Single,
+    /// Any number, unordered.
+    Set,
+    /// Any number, each with one label used as a map key.
+    Map,
+}
+
+/// What a nested block type is to the block that holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum BlockRole {
+    /// An ordinary nested block.
+    #[default]
+    Normal,
+    /// A name Terraform reserves for future use: any block of this type is an error.
+    Reserved,
+    /// The `_` block whose contents are the provider's arguments, never meta-arguments.
+    Escape,
+    /// A `dynamic` block: it generates blocks of the type its label names, so its own
+    /// schema is for its arguments and `content` only, and it is never suggested.
+    Dynamic,
+}
+
+/// A nested block type allowed in a body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NestedBlock {
+    /// The block type name.
+    pub name: Box<str>,
+    /// What its body holds.
+    pub schema: Arc<BlockSchema>,
+    /// How many it takes.
+    pub nesting: Nesting,
+    /// What it is to its parent.
+    pub role: BlockRole,
+    /// Which dialects have it.
+    pub dialects: Dialects,
+    /// For a block that may appear once: what Terraform reports for a second one.
+    pub duplicate: Option<Duplicate>,
+}
+
+/// The error for a second block of a type a body may hold only once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// Terraform's summary.
+    pub summary: Box<str>,
+    /// Its detail, where `{range}` stands for the first block's place.
+    pub detail: Box<str>,
+}
+
+impl Duplicate {
+    /// `summary` with `detail`.
+    pub fn new(summary: &str, detail: &str) -> Option<Self> {
+        Some(Self {
+            summary: summary.into(),
+            detail: detail.into(),
+        })
+    }
+}
+
+/// What a body holds beyond the arguments and blocks its schema names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rest {
+    /// Nothing: anything else is `Unsupported argument` / `Unsupported block type`.
+    #[default]
+    Closed,
+    /// Any arguments and no blocks (`locals`, `required_providers`).
+    Attributes,
+    /// The provider's schema for the block decides (resource, data, provider bodies).
+    Provider(ProviderBody),
+    /// Anything; what it means is decided elsewhere (a backend's settings).
+    Open,
+}
+
+/// Which provider-defined schema a body's remaining content belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProviderBody {
+    /// A `resource` body: the resource type's schema.
+    Resource,
+    /// A `data` body: the data source's schema.
+    DataSource,
+    /// An `ephemeral` body: the ephemeral resource type's schema.
+    EphemeralResource,
+    /// A `provider` body: the provider's configuration schema.
+    Provider,
+    /// A `provisioner` body: the built-in provisioner's schema.
+    Provisioner,
+    /// A `backend` body: the backend type's settings.
+    Backend,
+}
+
+/// What a block may hold.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BlockSchema {
+    /// The names of its labels, in order (`type`, `name`).
+    pub labels: Vec<Box<str>>,
+    /// Its arguments, in the order Terraform's schema lists them (suggestions follow it).
+    pub attributes: Vec<AttributeSchema>,
+    /// Its nested block types, in Terraform's order.
+    pub blocks: Vec<NestedBlock>,
+    /// What else the body may hold.
+    pub rest: Rest,
+    /// What the block is for, in a sentence.
+    pub doc: Box<str>,
+    /// Which dialects have it (at top level).
+    pub dialects: Dialects,
+}
+
+impl BlockSchema {
+    /// The argument called `name` in `dialect`.
+    pub fn attribute(&self, name: &str, dialect: Dialect) -> Option<&AttributeSchema> {
+        self.attributes
+            .iter()
+            .find(|a| &*a.name == name && a.dialects.includes(dialect))
+    }
+
+    /// The nested block type called `name` in `dialect`.
+    pub fn block(&self, name: &str, dialect: Dialect) -> Option<&NestedBlock> {
+        self.blocks
+            .iter()
+            .find(|b| &*b.name == name && b.dialects.includes(dialect))
+    }
+
+    /// The argument names of `dialect`, in schema order.
+    pub fn attribute_names(&self, dialect: Dialect) -> impl Iterator<Item = &str> {
+        self.attributes
+            .iter()
+            .filter(move |a| a.dialects.includes(dialect))
+            .map(|a| &*a.name)
+    }
+
+    /// The nested block type names of `dialect`, in schema order.
+    pub fn block_names(&self, dialect: Dialect) -> impl Iterator<Item = &str> {
+        self.blocks
+            .iter()
+            .filter(move |b| b.dialects.includes(dialect))
+            .map(|b| &*b.name)
+    }
+}
+
+/// How many labels a block of type `name` takes inside a block of type `parent` (`None`
+/// for the file's top level), in either dialect; `None` when the schema does not make it
+/// a block there. The JSON syntax reads this to tell blocks from arguments.
+pub fn block_labels(parent_path: &[&str], name: &str) -> Option<usize> {
+    let mut schema: &BlockSchema = file_schema();
+    for kind in parent_path {
+        schema = &schema.blocks.iter().find(|b| &*b.name == *kind)?.schema;
+    }
+    schema
+        .blocks
+        .iter()
+        .find(|b| &*b.name == name)
+        .map(|b| b.schema.labels.len())
+}
+
+#[cfg(test)]
+mod tests;
