@@ -8,7 +8,9 @@
 use super::arguments::first_close_name;
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
-use crate::schema::{file_schema, BlockRole, BlockSchema, Dialect, Requirement, Rest};
+use crate::schema::{
+    file_schema, is_identifier, BlockRole, BlockSchema, Dialect, Requirement, Rest,
+};
 use crate::syntax::{Block, Body, Span, Syntax};
 
 /// Code of a body item its block's schema does not take.
@@ -17,6 +19,10 @@ pub const UNSUPPORTED: &str = "unsupported-body-item";
 pub const MISSING_ARGUMENT: &str = "missing-required-argument";
 /// Code of a block with the wrong number of labels.
 pub const LABELS: &str = "block-labels";
+/// Code of a label that must be a name and is not.
+pub const NAME: &str = "invalid-name";
+/// Terraform's detail for a name that is not an identifier.
+pub const BAD_IDENTIFIER: &str = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
 /// Code of a name reserved for a future version.
 pub const RESERVED: &str = "reserved-name";
 /// Code of a second block where only one is allowed.
@@ -174,6 +180,7 @@ impl Decoder<'_> {
             if !self.json && !self.labels_fit(&nested.schema, block) {
                 continue;
             }
+            self.label_names(&nested.schema, block);
             if nested.role == BlockRole::Reserved {
                 let parent = kind.unwrap_or("top-level");
                 self.error(
@@ -250,6 +257,18 @@ impl Decoder<'_> {
         );
     }
 
+    /// Labels that must be identifiers and are not.
+    fn label_names(&mut self, schema: &BlockSchema, block: &Block) {
+        for (label, written) in schema.labels.iter().zip(&block.labels) {
+            let Some(summary) = label.invalid_summary(self.dialect) else {
+                continue;
+            };
+            if !is_identifier(&written.name) {
+                self.error(NAME, written.span, summary.into(), BAD_IDENTIFIER.into());
+            }
+        }
+    }
+
     /// Whether a native block has as many labels as its schema names; HCL's error and
     /// `false` when not (HCL then skips the block).
     fn labels_fit(&mut self, schema: &BlockSchema, block: &Block) -> bool {
@@ -262,7 +281,7 @@ impl Decoder<'_> {
             } else {
                 format!(
                     "Only {want} labels ({}) are expected for {name} blocks.",
-                    schema.labels.join(", ")
+                    schema.label_names()
                 )
             };
             self.error(
@@ -278,10 +297,10 @@ impl Decoder<'_> {
             self.error(
                 LABELS,
                 Span::new(brace, brace + 1),
-                format!("Missing {} for {name}", schema.labels[have]),
+                format!("Missing {} for {name}", schema.labels[have].name),
                 format!(
                     "All {name} blocks must have {want} labels ({}).",
-                    schema.labels.join(", ")
+                    schema.label_names()
                 ),
             );
             return false;

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::{
-    AttributeSchema, BlockRole, BlockSchema, Dialects, Duplicate, Form, NestedBlock, Nesting,
-    Requirement, Rest,
+    AttributeSchema, BlockRole, BlockSchema, Dialects, Duplicate, Form, LabelSchema, NestedBlock,
+    Nesting, Requirement, Rest,
 };
 
 /// A block schema with its documentation and nothing else yet.
@@ -69,9 +69,27 @@ impl AttributeSchema {
 }
 
 impl BlockSchema {
-    /// Takes one more label, called `name`.
+    /// Takes one more label, called `name`, of any text.
     pub fn label(mut self, name: &str) -> Self {
-        self.labels.push(name.into());
+        self.labels.push(LabelSchema {
+            name: name.into(),
+            identifier: None,
+        });
+        self
+    }
+
+    /// Takes one more label, called `name`, that must be an identifier; `summary` is the
+    /// error when it is not (both dialects).
+    pub fn name_label(self, name: &str, summary: &str) -> Self {
+        self.name_label_in(name, summary, summary)
+    }
+
+    /// As `name_label`, where OpenTofu's summary differs from Terraform's.
+    pub fn name_label_in(mut self, name: &str, terraform: &str, opentofu: &str) -> Self {
+        self.labels.push(LabelSchema {
+            name: name.into(),
+            identifier: Some([terraform.into(), opentofu.into()]),
+        });
         self
     }
 

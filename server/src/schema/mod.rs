@@ -230,11 +230,39 @@ pub enum ProviderBody {
     Backend,
 }
 
+/// One label of a block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelSchema {
+    /// What the label is called in messages (`type`, `name`).
+    pub name: Box<str>,
+    /// When the label must be a valid identifier: the summary of the error when it is
+    /// not, in Terraform's and in OpenTofu's wording.
+    pub identifier: Option<[Box<str>; 2]>,
+}
+
+impl LabelSchema {
+    /// The summary for a label that is not an identifier, in `dialect`.
+    pub fn invalid_summary(&self, dialect: Dialect) -> Option<&str> {
+        let [terraform, opentofu] = self.identifier.as_ref()?;
+        Some(match dialect {
+            Dialect::Terraform => terraform,
+            Dialect::OpenTofu => opentofu,
+        })
+    }
+}
+
+/// Whether `name` is an HCL identifier: a letter or `_`, then letters, digits, `_` and `-`.
+pub fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
 /// What a block may hold.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BlockSchema {
-    /// The names of its labels, in order (`type`, `name`).
-    pub labels: Vec<Box<str>>,
+    /// Its labels, in order (`type`, `name`).
+    pub labels: Vec<LabelSchema>,
     /// Its arguments, in the order Terraform's schema lists them (suggestions follow it).
     pub attributes: Vec<AttributeSchema>,
     /// Its nested block types, in Terraform's order.
@@ -248,6 +276,12 @@ pub struct BlockSchema {
 }
 
 impl BlockSchema {
+    /// The label names joined as HCL lists them: `type, name`.
+    pub fn label_names(&self) -> String {
+        let names: Vec<&str> = self.labels.iter().map(|l| &*l.name).collect();
+        names.join(", ")
+    }
+
     /// The argument called `name` in `dialect`.
     pub fn attribute(&self, name: &str, dialect: Dialect) -> Option<&AttributeSchema> {
         self.attributes

@@ -88,7 +88,7 @@ pub(super) fn import() -> BlockSchema {
 
 pub(super) fn check() -> BlockSchema {
     block("Assertions about the infrastructure, checked at every plan and apply without blocking them.")
-        .label("name")
+        .name_label("name", "Invalid check block name")
         .child("data", data())
         .child("assert", condition("A condition reported as a warning when false."))
 }

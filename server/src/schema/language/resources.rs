@@ -161,8 +161,8 @@ pub(super) fn resource() -> BlockSchema {
     let schema = block(
         "A managed resource: an infrastructure object Terraform creates, updates and destroys.",
     )
-    .label("type")
-    .label("name")
+    .name_label("type", "Invalid resource type name")
+    .name_label("name", "Invalid resource name")
     .attrs(meta_arguments())
     .reserved("locals")
     .child_once("lifecycle", lifecycle(), &lc, &lc_detail)
@@ -173,27 +173,36 @@ pub(super) fn resource() -> BlockSchema {
 }
 
 pub(super) fn data() -> BlockSchema {
+    let doc = "A data source: information read from a provider while planning.";
     read_only(
-        "A data source: information read from a provider while planning.",
+        block(doc)
+            .name_label("type", "Invalid data source name")
+            .name_label("name", "Invalid data resource name"),
         ProviderBody::DataSource,
     )
 }
 
 pub(super) fn ephemeral() -> BlockSchema {
+    let doc = "An ephemeral resource: a value opened during a run and never stored.";
     read_only(
-        "An ephemeral resource: a value opened during a run and never stored.",
+        block(doc)
+            .name_label_in(
+                "type",
+                "Invalid ephemeral resource type",
+                "Invalid ephemeral resource type name",
+            )
+            .name_label("name", "Invalid ephemeral resource name"),
         ProviderBody::EphemeralResource,
     )
 }
 
-/// A `data` or `ephemeral` block: meta-arguments and `lifecycle`, but no provisioners.
-fn read_only(doc: &str, body: ProviderBody) -> BlockSchema {
+/// A `data` or `ephemeral` block (`labelled` is its doc and labels): meta-arguments and
+/// `lifecycle`, but no provisioners.
+fn read_only(labelled: BlockSchema, body: ProviderBody) -> BlockSchema {
     // Terraform 1.11 says "data block" in the escaping-block message of both.
     let (escape, dup) = escape(body, &escape_detail("resource-type-specific", "data"));
     let (lc, lc_detail) = once("lifecycle");
-    let schema = block(doc)
-        .label("type")
-        .label("name")
+    let schema = labelled
         .attrs(meta_arguments())
         .child_once("lifecycle", lifecycle(), &lc, &lc_detail)
         .reserved("locals")
@@ -318,7 +327,7 @@ pub(super) fn module() -> BlockSchema {
         &escape_detail("module input variables", "module"),
     );
     block("A call to a child module.")
-        .label("name")
+        .name_label("name", "Invalid module instance name")
         .attrs([
             arg(
                 "source",

@@ -32,7 +32,7 @@ pub(super) fn locals() -> BlockSchema {
 
 pub(super) fn output() -> BlockSchema {
     block("An output value of the module, shown after apply or read by the caller as `module.<name>.<output>`.")
-        .label("name")
+        .name_label("name", "Invalid output name")
         .attrs([
             arg("description", "string", "What the output is.").form(Form::Constant),
             arg("value", "any", "The value.").required(),
