@@ -9,7 +9,7 @@ use super::arguments::first_close_name;
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
 use crate::schema::{
-    file_schema, is_identifier, BlockRole, BlockSchema, Dialect, Requirement, Rest,
+    file_schema, is_identifier, BlockRole, BlockSchema, Dialect, Form, Requirement, Rest,
 };
 use crate::syntax::{Block, Body, Span, Syntax};
 
@@ -89,8 +89,11 @@ impl Decoder<'_> {
                         RESERVED,
                         a.name.span,
                         format!("Reserved argument name in {parent} block"),
-                        format!("The {parent} argument name {name:?} is reserved for use by Terraform in a future version."),
+                        format!("The {parent} argument name {name:?} is reserved for use by {} in a future version.", tool(self.dialect)),
                     );
+                }
+                Some(s) if s.form == Form::VersionConstraint => {
+                    super::versions::check(self.m, self.file, a, self.out);
                 }
                 Some(_) => {}
                 None if schema.rest != Rest::Closed => {}
@@ -187,7 +190,7 @@ impl Decoder<'_> {
                     RESERVED,
                     block.kind.span,
                     format!("Reserved block type name in {parent} block"),
-                    format!("The block type name {name:?} is reserved for use by Terraform in a future version."),
+                    format!("The block type name {name:?} is reserved for use by {} in a future version.", tool(self.dialect)),
                 );
                 continue;
             }
@@ -328,6 +331,14 @@ fn open_brace(text: &str, block: &Block) -> usize {
     text.get(header_end..block.span.end as usize)
         .and_then(|rest| rest.find('{'))
         .map_or(header_end, |i| header_end + i)
+}
+
+/// The tool's name as its messages write it.
+fn tool(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Terraform => "Terraform",
+        Dialect::OpenTofu => "OpenTofu",
+    }
 }
 
 /// The nested block types HCL would suggest: every one the schema lists, in its order.

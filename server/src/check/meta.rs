@@ -1,10 +1,11 @@
-//! Meta-argument checks (spec §3.7): `count` and `for_each` on one block is an error,
+//! Meta-argument checks (spec §3.7): `count` and `for_each` on one resource, data source,
+//! ephemeral resource or module call is an error,
 //! checked block by block as Terraform decodes them; and, beyond Terraform, a warning
 //! when merging leaves both set (from different blocks), where Terraform silently uses
 //! `count`.
 
 use super::{at, Diagnostic, Severity};
-use crate::merge::{MergedModule, Mode, Origin};
+use crate::merge::{MergedModule, Origin};
 use crate::module::Dialect;
 use crate::syntax::{Block, Span};
 
@@ -51,10 +52,11 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
 }
 
 fn same_block(m: &MergedModule, file: u32, block: &Block) -> Option<Diagnostic> {
-    let mode = match &*block.kind.name {
-        "resource" => Mode::Managed,
-        "data" => Mode::Data,
-        "ephemeral" => Mode::Ephemeral,
+    let things = match &*block.kind.name {
+        "resource" => "resources",
+        "data" => "data sources",
+        "ephemeral" => "ephemeral resources",
+        "module" => "module instances",
         _ => return None,
     };
     let count = block
@@ -88,15 +90,16 @@ fn same_block(m: &MergedModule, file: u32, block: &Block) -> Option<Diagnostic> 
                 return None;
             }
             let names = quoted_list(&present.iter().map(|(n, _)| *n).collect::<Vec<_>>());
-            let things = match mode {
-                Mode::Managed => "resources",
-                Mode::Data => "data sources",
-                Mode::Ephemeral => "ephemeral resources",
+            // OpenTofu words the module call's rule a little differently.
+            let may = if things == "module instances" {
+                "should"
+            } else {
+                "may"
             };
             let start = present.iter().map(|(_, s)| s.start).min()?;
             let end = present.iter().map(|(_, s)| s.end).max()?;
             (
-                format!("{names} meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of {things} to be created."),
+                format!("{names} meta-arguments are mutually-exclusive. Only one {may} be used to be explicit about the number of {things} to be created."),
                 names,
                 Span { start, end },
             )

@@ -10,6 +10,7 @@ mod duplicates;
 mod lifecycle;
 mod literal;
 mod meta;
+mod module_sources;
 mod modules;
 mod overrides;
 mod refactoring;
@@ -17,6 +18,7 @@ mod references;
 mod schemas;
 mod syntax;
 mod variables;
+mod versions;
 
 use std::path::PathBuf;
 
@@ -100,6 +102,7 @@ pub fn check_module(
     references::check(merged, children, &mut out);
     refactoring::check(merged, &mut out);
     modules::check(merged, children, &mut out);
+    module_sources::check(merged, &mut out);
     schemas::check(merged, &mut out);
     out
 }
