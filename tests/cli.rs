@@ -231,8 +231,11 @@ fn corpus_raises_only_the_errors_terraform_raises() {
             "Azure__terraform-azurerm-aks/unit-test-fixture".to_string(),
             9,
         ),
-        // Nine calls with `source = "stage"`, which `terraform init` rejects too.
+        // Module calls with a bare relative `source` ("stage", "ns"), which
+        // `terraform init` rejects too (the same counts).
         (format!("{c}/deprecated/aws/accounts"), 9),
+        (format!("{c}/deprecated/aws/kops"), 2),
+        (format!("{c}/deprecated/aws/root-dns"), 11),
         (format!("{c}/deprecated/aws/codefresh-onprem"), 1),
         (format!("{c}/deprecated/aws/ses"), 1),
         (format!("{c}/deprecated/eks/eks-without-spotinst"), 1),
