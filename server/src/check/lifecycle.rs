@@ -121,7 +121,7 @@ fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
                 IGNORE_CHANGES,
                 e.span,
                 "Quoted references are deprecated",
-                "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.",
+                super::providers::QUOTED_REFERENCE,
             ),
             _ => {}
         }

@@ -13,6 +13,7 @@ mod meta;
 mod module_sources;
 mod modules;
 mod overrides;
+mod providers;
 mod refactoring;
 mod references;
 mod schemas;
@@ -103,6 +104,7 @@ pub fn check_module(
     refactoring::check(merged, &mut out);
     modules::check(merged, children, &mut out);
     module_sources::check(merged, &mut out);
+    providers::check(merged, &mut out);
     schemas::check(merged, &mut out);
     out
 }
