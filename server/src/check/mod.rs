@@ -16,6 +16,7 @@ mod overrides;
 mod providers;
 mod refactoring;
 mod references;
+mod required_providers;
 mod schemas;
 mod syntax;
 mod variables;
@@ -105,6 +106,7 @@ pub fn check_module(
     modules::check(merged, children, &mut out);
     module_sources::check(merged, &mut out);
     providers::check(merged, &mut out);
+    required_providers::check(merged, &mut out);
     schemas::check(merged, &mut out);
     out
 }

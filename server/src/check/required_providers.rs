@@ -1,0 +1,253 @@
+//! `required_providers` as Terraform decodes it (`internal/configs/provider_requirements.go`):
+//! each entry is a version string (the legacy form) or an object of `source`, `version`
+//! and `configuration_aliases`; sources are provider addresses
+//! (`[hostname/][namespace/]type`); and the block belongs inside `terraform`.
+
+use super::providers::provider_part;
+use super::{at, Diagnostic, Severity};
+use crate::eval::constant;
+use crate::merge::{MergedModule, Origin};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, Span, Syntax, TraversalStep};
+
+/// Code of a malformed provider requirement.
+pub const REQUIREMENT: &str = "invalid-provider-requirement";
+
+struct Ctx<'a> {
+    m: &'a MergedModule,
+    file: u32,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Ctx<'_> {
+    fn error(&mut self, span: Span, summary: &str, detail: String) {
+        let origin = Origin {
+            file: self.file,
+            span,
+        };
+        let d = at(
+            self.m,
+            origin,
+            Severity::Error,
+            REQUIREMENT,
+            summary.into(),
+            detail,
+        );
+        self.out.push(d);
+    }
+}
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        if file.syntax.syntax == Syntax::Json {
+            continue; // JSON values are read in context; Strata does not yet.
+        }
+        let mut ctx = Ctx {
+            m,
+            file: fi as u32,
+            out,
+        };
+        for block in &file.syntax.body.blocks {
+            match &*block.kind.name {
+                "required_providers" => ctx.error(
+                    block.kind.span,
+                    "Invalid required_providers block",
+                    "A \"required_providers\" block must be nested inside a \"terraform\" block."
+                        .into(),
+                ),
+                "terraform" => {
+                    for r in block.body.blocks_of("required_providers") {
+                        requirements(&mut ctx, r);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn requirements(ctx: &mut Ctx<'_>, block: &Block) {
+    if !block.body.blocks.is_empty() {
+        return; // `Unexpected ... block` (decode.rs); Terraform reads no further.
+    }
+    for a in &block.body.attributes {
+        entry(ctx, a);
+    }
+}
+
+fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
+    let name = &*a.name.name;
+    let legacy = matches!(
+        constant(&a.expr),
+        Some(
+            serde_json::Value::String(_)
+                | serde_json::Value::Number(_)
+                | serde_json::Value::Bool(_)
+        )
+    );
+    if legacy {
+        super::versions::check(ctx.m, ctx.file, a, ctx.out);
+        return;
+    }
+    let normalized = match provider_part(name) {
+        Err(why) => Some(format!("{name} is an invalid provider local name: {why}")),
+        Ok(n) if n != name => Some(format!(
+            "Provider names must be normalized. Replace {name:?} with {n:?} to fix this error."
+        )),
+        Ok(_) => None,
+    };
+    if let Some(detail) = normalized {
+        ctx.error(a.expr.span, "Invalid provider local name", detail);
+        return;
+    }
+    let ExprKind::Object(items) = &a.expr.kind else {
+        ctx.error(
+            a.expr.span,
+            "Invalid required_providers object",
+            "required_providers entries must be strings or objects.".into(),
+        );
+        return;
+    };
+    for (key, value) in items {
+        let key_name = match &key.kind {
+            ExprKind::Variable(id) => &*id.name,
+            ExprKind::String(s) => &**s,
+            _ => continue,
+        };
+        match key_name {
+            "version" => version(ctx, value),
+            "source" => source(ctx, value),
+            "configuration_aliases" => aliases(ctx, name, value),
+            _ => {
+                ctx.error(
+                    key.span,
+                    "Invalid required_providers object",
+                    "required_providers objects can only contain \"version\", \"source\" and \"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block.".into(),
+                );
+                return;
+            }
+        }
+    }
+}
+
+fn version(ctx: &mut Ctx<'_>, value: &Expr) {
+    match constant(value) {
+        Some(serde_json::Value::String(s)) => {
+            if !super::versions::is_constraint(&s) {
+                ctx.error(
+                    value.span,
+                    "Invalid version constraint",
+                    "This string does not use correct version constraint syntax.".into(),
+                );
+            }
+        }
+        _ if matches!(value.kind, ExprKind::Template(_)) => {}
+        _ => ctx.error(
+            value.span,
+            "Invalid version constraint",
+            "Version must be specified as a string.".into(),
+        ),
+    }
+}
+
+fn source(ctx: &mut Ctx<'_>, value: &Expr) {
+    let Some(serde_json::Value::String(s)) = constant(value) else {
+        if !matches!(value.kind, ExprKind::Template(_)) {
+            ctx.error(
+                value.span,
+                "Invalid source",
+                "Source must be specified as a string.".into(),
+            );
+        }
+        return;
+    };
+    if let Some((summary, detail)) = source_error(&s) {
+        ctx.error(value.span, summary, detail);
+    }
+}
+
+/// What Terraform says of a provider source address it cannot parse; `None` for a valid
+/// one, and for a bad host name, whose wording comes from the IDNA library.
+fn source_error(source: &str) -> Option<(&'static str, String)> {
+    let parts: Vec<&str> = source.split('/').collect();
+    if parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
+        return Some((
+            "Invalid provider source string",
+            "The \"source\" attribute must be in the format \"[hostname/][namespace/]name\"".into(),
+        ));
+    }
+    let given = parts[parts.len() - 1];
+    if let Err(why) = provider_part(given) {
+        return Some((
+            "Invalid provider type",
+            format!("Invalid provider type {given:?} in source {source:?}: {why}\""),
+        ));
+    }
+    if parts.len() > 1 {
+        if let Err(why) = provider_part(parts[parts.len() - 2]) {
+            // Terraform names the namespace it failed to produce: always empty.
+            return Some((
+                "Invalid provider namespace",
+                format!("Invalid provider namespace \"\" in source {source:?}: {why}\""),
+            ));
+        }
+    }
+    None
+}
+
+fn aliases(ctx: &mut Ctx<'_>, local_name: &str, value: &Expr) {
+    let ExprKind::Tuple(items) = &value.kind else {
+        return;
+    };
+    for item in items {
+        let (root, steps) = match &item.kind {
+            ExprKind::Variable(id) => (id, &[][..]),
+            ExprKind::Traversal { root, steps } => match &root.kind {
+                ExprKind::Variable(id) => (id, steps.as_slice()),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let compact = steps.len() <= 1 && steps.iter().all(|s| matches!(s, TraversalStep::Attr(_)));
+        if !compact {
+            ctx.error(
+                value.span,
+                "Invalid configuration_aliases value",
+                "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias".into(),
+            );
+        } else if &*root.name != local_name {
+            ctx.error(
+                value.span,
+                "Invalid configuration_aliases value",
+                format!(
+                    "Configuration aliases must be prefixed with the provider name. Expected {local_name:?}, but found {:?}.",
+                    root.name
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_error;
+
+    #[test]
+    fn sources_are_parsed_as_terraform_parses_them() {
+        assert!(source_error("hashicorp/aws").is_none());
+        assert!(source_error("registry.terraform.io/hashicorp/aws").is_none());
+        assert!(source_error("aws").is_none());
+        assert_eq!(
+            source_error("a/b/c/d").unwrap().0,
+            "Invalid provider source string"
+        );
+        assert_eq!(
+            source_error("/x").unwrap().0,
+            "Invalid provider source string"
+        );
+        assert_eq!(source_error("x/a--b").unwrap().0, "Invalid provider type");
+        assert_eq!(
+            source_error("-x/aws").unwrap().0,
+            "Invalid provider namespace"
+        );
+    }
+}
