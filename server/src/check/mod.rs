@@ -14,6 +14,7 @@ mod module_sources;
 mod modules;
 mod overrides;
 mod providers;
+mod provisioners;
 mod refactoring;
 mod references;
 mod required_providers;
@@ -106,6 +107,7 @@ pub fn check_module(
     modules::check(merged, children, &mut out);
     module_sources::check(merged, &mut out);
     providers::check(merged, &mut out);
+    provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
     schemas::check(merged, &mut out);
     out

@@ -256,7 +256,6 @@ pub(super) fn connection() -> BlockSchema {
 
 /// A `provisioner` block: its meta-arguments; the provisioner type decides the rest.
 pub(super) fn provisioner() -> BlockSchema {
-    let (cn, cn_detail) = once("connection");
     block("An action run on the machine Terraform runs on, or a remote host, when the resource is created or destroyed.")
         .label("type")
         .attrs([
@@ -269,9 +268,15 @@ pub(super) fn provisioner() -> BlockSchema {
                 .rest(Rest::Provider(ProviderBody::Provisioner)),
             Nesting::Single,
             BlockRole::Escape,
-            None,
+            // Terraform's own spelling, "typpe" included.
+            Duplicate::new("Duplicate escaping block", "The special block type \"_\" can be used to force particular arguments to be interpreted as provisioner-typpe-specific rather than as meta-arguments, but each provisioner block can have only one such block. The first escaping block was at {range}."),
         )
-        .child_once("connection", connection(), &cn, &cn_detail)
+        .child_once(
+            "connection",
+            connection(),
+            "Duplicate connection block",
+            "This provisioner already has a connection block at {range}.",
+        )
         .reserved("lifecycle")
         .rest(Rest::Provider(ProviderBody::Provisioner))
 }
