@@ -218,7 +218,8 @@ fn corpus_raises_only_the_errors_terraform_raises() {
             summary.starts_with("Duplicate ")
                 || summary.starts_with("Reference to undeclared ")
                 || summary == "Invalid default value for variable"
-                || summary == "Invalid module source address",
+                || summary == "Invalid module source address"
+                || summary == "Unsupported Terraform Core version",
             "unexpected kind of error on real code: {d}"
         );
         let file = d["range"]["filename"].as_str().unwrap();
@@ -231,6 +232,18 @@ fn corpus_raises_only_the_errors_terraform_raises() {
             "Azure__terraform-azurerm-aks/unit-test-fixture".to_string(),
             9,
         ),
+        // `required_version = "~> 0.12.0"` and the like, which Terraform 1.11.4 refuses.
+        (format!("{c}/deprecated/aws/acm"), 1),
+        (format!("{c}/deprecated/aws/aws-metrics-role"), 1),
+        (format!("{c}/deprecated/aws/ecr"), 1),
+        (format!("{c}/deprecated/aws/ecs"), 1),
+        (format!("{c}/deprecated/aws/github-org-ecr"), 1),
+        (format!("{c}/deprecated/aws/grafana-backing-services"), 1),
+        (format!("{c}/deprecated/aws/keycloak-backing-services"), 1),
+        (format!("{c}/deprecated/aws/sentry"), 1),
+        (format!("{c}/deprecated/aws/sns-topic"), 1),
+        (format!("{c}/deprecated/aws/vpc"), 1),
+        (format!("{c}/deprecated/aws/vpc-peering-intra-account"), 1),
         // Module calls with a bare relative `source` ("stage", "ns"), which
         // `terraform init` rejects too (the same counts).
         (format!("{c}/deprecated/aws/accounts"), 9),
@@ -534,4 +547,39 @@ fn outputs_of_local_child_modules_are_checked() {
         json["diagnostics"][0]["detail"],
         "This object does not have an attribute named \"subnet_id\"."
     );
+}
+
+/// `required_version` is checked against the version in effect: a version manager's file
+/// in the module or a parent, else `--terraform-version`, else the release Strata targets.
+#[test]
+fn required_version_is_checked_against_the_version_in_effect() {
+    let dir = TempDir::new("core-version");
+    let module = dir.path().join("m");
+    let main = "terraform {\n  required_version = \">= 1.0, < 1.10\"\n}\n";
+    dir.write("m/main.tf", main);
+    let failing_lines = |args: &[&str]| {
+        let mut all = vec!["check", module.to_str().unwrap(), "--format", "json"];
+        all.extend_from_slice(args);
+        let json = json_of(&strata(&all));
+        summaries_and_lines(&json)
+    };
+    let unsupported = vec![("Unsupported Terraform Core version".to_string(), 2)];
+    // Terraform 1.11.4, the release Strata targets, is not below 1.10.
+    assert_eq!(failing_lines(&[]), unsupported);
+    assert_eq!(failing_lines(&["--terraform-version", "1.9.8"]), vec![]);
+    // A version file in a parent directory wins over the flag.
+    dir.write(".terraform-version", "1.10.2\n");
+    assert_eq!(
+        failing_lines(&["--terraform-version", "1.9.8"]),
+        unsupported
+    );
+    dir.write("m/.tool-versions", "terraform 1.9.0\n");
+    assert_eq!(failing_lines(&[]), vec![]);
+    let bad = strata(&[
+        "check",
+        module.to_str().unwrap(),
+        "--terraform-version",
+        "latest",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
 }

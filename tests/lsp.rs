@@ -314,3 +314,39 @@ fn closing_a_document_returns_to_the_disk_text() {
     let closed = client.diagnostics_for(&u, |p| p["version"].is_null());
     assert_eq!(closed["diagnostics"], json!([]));
 }
+
+/// `required_version` is checked against the `strata.terraformVersion` setting (else the
+/// release Strata targets), and the hover on it says which version that is.
+#[test]
+fn required_version_follows_the_terraform_version_setting() {
+    let dir = TempDir::new("lsp-core-version");
+    let text = "terraform {\n  required_version = \">= 1.0, < 1.10\"\n}\n";
+    let path = dir.write("main.tf", text);
+    let mut client = start_in(&dir);
+    let u = client.open(&path, text, 1);
+    let unsupported = |p: &Value| {
+        p["diagnostics"].as_array().is_some_and(|d| {
+            d.iter().any(|d| {
+                d["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("Unsupported Terraform Core version")
+            })
+        })
+    };
+    client.diagnostics_for(&u, unsupported);
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "strata": { "terraformVersion": "1.9.8" } } }),
+    );
+    client.diagnostics_for(&u, |p| !unsupported(p));
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": { "line": 1, "character": 5 } }),
+    );
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        shown.contains("**1.9.8**") && shown.contains("setting"),
+        "{shown}"
+    );
+}

@@ -12,6 +12,9 @@ export interface StrataSettings {
   statePath: string;
   /** `strata.trace.server`: `off`, `messages` or `verbose`. */
   trace: string;
+  /** `strata.terraformVersion`: the version `required_version` is checked against;
+   * empty for version files, else the release the server targets. */
+  terraformVersion: string;
 }
 
 /** Reads the settings through `get` (VS Code's `WorkspaceConfiguration.get` for `strata`). */
@@ -25,6 +28,7 @@ export function readSettings(get: (key: string) => unknown): StrataSettings {
     dialect: text("dialect", "auto"),
     statePath: text("plan.statePath", ""),
     trace: text("trace.server", "off"),
+    terraformVersion: text("terraformVersion", ""),
   };
 }
 
@@ -37,6 +41,9 @@ export function serverSettings(s: StrataSettings): { strata: Record<string, unkn
   }
   if (s.statePath.trim() !== "") {
     strata.plan = { statePath: s.statePath.trim() };
+  }
+  if (s.terraformVersion.trim() !== "") {
+    strata.terraformVersion = s.terraformVersion.trim();
   }
   return { strata };
 }

@@ -14,7 +14,13 @@ const settings = (values: Record<string, unknown>) => readSettings((k) => values
 
 test("defaults send no settings, so the server decides", () => {
   const s = settings({});
-  assert.deepEqual(s, { serverPath: "", dialect: "auto", statePath: "", trace: "off" });
+  assert.deepEqual(s, {
+    serverPath: "",
+    dialect: "auto",
+    statePath: "",
+    trace: "off",
+    terraformVersion: "",
+  });
   assert.deepEqual(serverSettings(s), { strata: {} });
 });
 
@@ -24,6 +30,12 @@ test("dialect and state path map to the server's shape", () => {
     strata: { dialect: "opentofu", plan: { statePath: "envs/prod.tfstate" } },
   });
   assert.deepEqual(serverSettings(settings({ dialect: "auto" })), { strata: {} });
+});
+
+test("the Terraform version is sent when set", () => {
+  assert.deepEqual(serverSettings(settings({ terraformVersion: " 1.9.8 " })), {
+    strata: { terraformVersion: "1.9.8" },
+  });
 });
 
 test("values of the wrong type fall back to the defaults", () => {

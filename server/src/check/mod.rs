@@ -5,6 +5,7 @@
 
 mod arguments;
 mod conditions;
+mod core_version;
 mod decode;
 mod duplicates;
 mod lifecycle;
@@ -96,6 +97,7 @@ pub fn check_module(
     let mut out = Vec::new();
     syntax::check(module, &mut out);
     decode::check(merged, &mut out);
+    core_version::check(module, merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);

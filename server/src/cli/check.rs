@@ -17,11 +17,17 @@ use crate::text::{SourcePos, SourcePositions};
 use crate::workspace::{discover_modules, Workspace};
 
 /// Checks every module under `dir` and prints the result; exit status 1 when any error.
-pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitCode> {
+pub fn run(
+    dir: &Path,
+    format: Format,
+    dialect: Option<Dialect>,
+    core_version: Option<String>,
+) -> Result<ExitCode> {
     let dir = readable_dir(dir)?;
 
     let ws = Workspace::new();
     ws.set_dialect(dialect);
+    ws.set_core_version(core_version);
     let dirs = discover_modules(&dir);
     ws.index_dirs(&dirs, &|_| {});
     let mut diagnostics: Vec<Diagnostic> = ws

@@ -45,6 +45,11 @@ pub enum Command {
         /// Dialect rules to apply (default: opentofu if a module has .tofu files).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
+        /// The Terraform (or OpenTofu) version to check `required_version` against where
+        /// no .terraform-version, .opentofu-version or .tool-versions file says otherwise
+        /// (default: the release Strata targets).
+        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        terraform_version: Option<String>,
     },
     /// Preview what `terraform plan` would do for the module in DIR, from its
     /// configuration and prior state, without running Terraform or providers.
@@ -87,6 +92,16 @@ pub enum Command {
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
     },
+}
+
+/// A `--terraform-version` value: an exact version such as `1.9.8`.
+fn parse_version(text: &str) -> Result<String, String> {
+    let version = text.trim_start_matches('v');
+    if crate::module::is_exact_version(version) {
+        Ok(version.to_string())
+    } else {
+        Err(format!("{text:?} is not a version like 1.9.8"))
+    }
 }
 
 /// Output formats.
@@ -152,10 +167,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             dir,
             format,
             dialect,
+            terraform_version,
         } => check::run(
             &dir.unwrap_or_else(|| PathBuf::from(".")),
             format,
             dialect.map(Dialect::from),
+            terraform_version,
         ),
         Command::Plan {
             dir,

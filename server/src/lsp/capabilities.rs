@@ -62,6 +62,17 @@ pub fn dialect_setting(settings: &Value) -> Option<Dialect> {
     value.as_str()?.parse().ok()
 }
 
+/// `terraformVersion` from settings (`{"strata": {"terraformVersion": "1.9.8"}}` or
+/// without the `strata` level), when it is an exact version.
+pub fn core_version_setting(settings: &Value) -> Option<String> {
+    let value = settings
+        .get("strata")
+        .and_then(|s| s.get("terraformVersion"))
+        .or_else(|| settings.get("terraformVersion"))?;
+    let version = value.as_str()?.trim_start_matches('v');
+    crate::module::is_exact_version(version).then(|| version.to_string())
+}
+
 /// `plan.statePath` from settings (`{"strata": {"plan": {"statePath": "..."}}}` or
 /// without the `strata` level).
 pub fn state_path_setting(settings: &Value) -> Option<String> {

@@ -43,9 +43,13 @@ pub fn hover(
     };
     let rope = Rope::from_str(&file.text);
     let offset = text::byte_offset(&rope, convert::position_in(position), encoding);
-    let (span, markdown) = in_module
-        .and_then(|(m, fi)| {
-            reference_hover(&m, &file, offset).or_else(|| object_hover(&m, fi, &file, offset))
+    let module = path.parent().and_then(|d| ws.module(d));
+    let (span, markdown) = module
+        .and_then(|module| core_version_hover(&module, &file, offset))
+        .or_else(|| {
+            in_module.and_then(|(m, fi)| {
+                reference_hover(&m, &file, offset).or_else(|| object_hover(&m, fi, &file, offset))
+            })
         })
         .or_else(|| syntax_hover(&file, offset))?;
     Some(Hover {
@@ -55,6 +59,32 @@ pub fn hover(
         }),
         range: Some(convert::range(&rope, span, encoding)),
     })
+}
+
+/// On `required_version`: the version it is checked against, and where that came from.
+fn core_version_hover(
+    module: &crate::module::Module,
+    file: &SourceFile,
+    offset: usize,
+) -> Option<(Span, String)> {
+    let attr = file
+        .syntax
+        .body
+        .blocks_of("terraform")
+        .filter_map(|t| t.body.attribute("required_version"))
+        .find(|a| a.span.contains(offset))?;
+    let tool = match module.dialect {
+        crate::module::Dialect::Terraform => "Terraform",
+        crate::module::Dialect::OpenTofu => "OpenTofu",
+    };
+    let v = &module.core_version;
+    Some((
+        attr.span,
+        format!(
+            "Checked against {tool} **{}**, from {}.\n\nA `.terraform-version`, `.opentofu-version` or `.tool-versions` file in the module or a parent directory sets it; otherwise the `strata.terraformVersion` setting.",
+            v.version, v.source
+        ),
+    ))
 }
 
 fn code(text: &str) -> String {

@@ -79,6 +79,12 @@ impl LanguageServer for Server {
         let setup = capabilities::negotiate(&params);
         self.state.configure(&setup, &params);
         self.workspace.set_dialect(setup.dialect);
+        self.workspace.set_core_version(
+            params
+                .initialization_options
+                .as_ref()
+                .and_then(capabilities::core_version_setting),
+        );
         self.state.set_state_path(
             params
                 .initialization_options
@@ -205,6 +211,8 @@ impl LanguageServer for Server {
             .set_state_path(capabilities::state_path_setting(&params.settings));
         let dialect = capabilities::dialect_setting(&params.settings);
         self.workspace.set_dialect(dialect);
+        self.workspace
+            .set_core_version(capabilities::core_version_setting(&params.settings));
         for module in self.workspace.modules() {
             self.publish(module);
         }

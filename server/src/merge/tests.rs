@@ -24,6 +24,7 @@ fn module(files: &[(&str, &str)], dialect: Dialect) -> Module {
         dialect,
         files: set,
         sources,
+        core_version: crate::module::CoreVersion::target(dialect),
         revision: 1,
     }
 }

@@ -4,6 +4,7 @@
 //! primary files in byte order of their names, then override files in byte order. OpenTofu
 //! also reads `.tofu` files, and a `.tofu` twin hides the `.tf` file of the same stem.
 
+mod core_version;
 mod source;
 
 use std::path::PathBuf;
@@ -11,6 +12,10 @@ use std::sync::Arc;
 
 use crate::syntax::Syntax;
 
+pub use core_version::{
+    is_exact_version, version_file_names, version_from_file, CoreVersion, TARGET_OPENTOFU,
+    TARGET_TERRAFORM,
+};
 pub use source::SourceFile;
 
 pub use crate::schema::Dialect;
@@ -156,6 +161,8 @@ pub struct Module {
     pub files: FileSet,
     /// The parsed files, primary files first, in load order.
     pub sources: Vec<Arc<SourceFile>>,
+    /// The Terraform or OpenTofu version the module is checked against.
+    pub core_version: CoreVersion,
     /// Increases every time any module of the workspace is rebuilt.
     pub revision: u64,
 }

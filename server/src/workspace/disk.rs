@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::module::SourceFile;
+use crate::module::{version_file_names, version_from_file, CoreVersion, Dialect, SourceFile};
 
 /// Files larger than this are not parsed: no real configuration file comes close, and a
 /// generated monster must not stall the server.
@@ -51,4 +51,29 @@ pub(super) fn config_names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// The version a version manager's file sets for a module in `dir`: the nearest
+/// `.terraform-version` / `.opentofu-version` / `.tool-versions` in `dir` or a parent
+/// that names an exact version.
+pub fn version_file(dir: &Path, dialect: Dialect) -> Option<CoreVersion> {
+    for ancestor in dir.ancestors() {
+        for name in version_file_names(dialect) {
+            let path = ancestor.join(name);
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if !meta.is_file() || meta.len() > 64 * 1024 {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if let Some(version) = version_from_file(name, &text, dialect) {
+                return Some(CoreVersion {
+                    version,
+                    source: path.display().to_string(),
+                });
+            }
+        }
+    }
+    None
 }

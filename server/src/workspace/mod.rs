@@ -35,6 +35,8 @@ pub struct Workspace {
     /// The merged model of each module, tagged with the module revision it was built from.
     merged: DashMap<PathBuf, (u64, Arc<MergedModule>)>,
     dialect: RwLock<Option<Dialect>>,
+    /// The version set by `--terraform-version` or the `strata.terraformVersion` setting.
+    core_version: RwLock<Option<String>>,
     revision: AtomicU64,
     rebuild: Mutex<()>,
 }
@@ -53,6 +55,34 @@ impl Workspace {
         let dirs: Vec<PathBuf> = self.modules.iter().map(|m| m.key().clone()).collect();
         for dir in dirs {
             self.rebuild_module(&dir);
+        }
+    }
+
+    /// Sets the Terraform or OpenTofu version modules are checked against where no
+    /// version file says otherwise (`None`: the release Strata targets).
+    pub fn set_core_version(&self, version: Option<String>) {
+        if let Ok(mut v) = self.core_version.write() {
+            *v = version;
+        }
+        let dirs: Vec<PathBuf> = self.modules.iter().map(|m| m.key().clone()).collect();
+        for dir in dirs {
+            self.rebuild_module(&dir);
+        }
+    }
+
+    /// The version in effect for a module in `dir`: a version file in `dir` or a parent,
+    /// else the setting, else the release Strata targets.
+    fn core_version_for(&self, dir: &Path, dialect: Dialect) -> crate::module::CoreVersion {
+        if let Some(found) = disk::version_file(dir, dialect) {
+            return found;
+        }
+        let setting = self.core_version.read().ok().and_then(|v| v.clone());
+        match setting {
+            Some(version) => crate::module::CoreVersion {
+                version,
+                source: "the terraformVersion setting".into(),
+            },
+            None => crate::module::CoreVersion::target(dialect),
         }
     }
 
@@ -268,6 +298,7 @@ impl Workspace {
             dialect,
             files,
             sources,
+            core_version: self.core_version_for(dir, dialect),
             revision: self.revision.fetch_add(1, Ordering::Relaxed) + 1,
         });
         self.modules.insert(dir.to_path_buf(), module.clone());
