@@ -34,6 +34,11 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                         }
                     }
                 }
+                ("check", Some(_), _) => {
+                    for c in block.body.blocks_of("assert") {
+                        condition(m, file, c, None, out);
+                    }
+                }
                 ("output", Some(_), _) => {
                     for c in block.body.blocks_of("precondition") {
                         condition(m, file, c, None, out);

@@ -4,6 +4,7 @@
 //! and detail, and a stable code.
 
 mod arguments;
+mod check_blocks;
 mod conditions;
 mod core_version;
 mod decode;
@@ -21,6 +22,7 @@ mod references;
 mod required_providers;
 mod schemas;
 mod syntax;
+mod terraform_block;
 mod variables;
 mod versions;
 
@@ -98,6 +100,8 @@ pub fn check_module(
     syntax::check(module, &mut out);
     decode::check(merged, &mut out);
     core_version::check(module, merged, &mut out);
+    terraform_block::check(module, merged, &mut out);
+    check_blocks::check(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);
