@@ -9,6 +9,7 @@ mod conditions;
 mod core_version;
 mod decode;
 mod duplicates;
+mod imports;
 mod lifecycle;
 mod literal;
 mod meta;
@@ -102,6 +103,7 @@ pub fn check_module(
     core_version::check(module, merged, &mut out);
     terraform_block::check(module, merged, &mut out);
     check_blocks::check(merged, &mut out);
+    imports::check(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);
