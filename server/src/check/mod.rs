@@ -6,6 +6,7 @@
 mod arguments;
 mod check_blocks;
 mod conditions;
+mod contexts;
 mod core_version;
 mod decode;
 mod duplicates;
@@ -104,6 +105,7 @@ pub fn check_module(
     terraform_block::check(module, merged, &mut out);
     check_blocks::check(merged, &mut out);
     imports::check(merged, &mut out);
+    contexts::check(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);
