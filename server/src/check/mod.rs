@@ -23,6 +23,7 @@ mod refactoring;
 mod references;
 mod required_providers;
 mod schemas;
+mod sensitive_outputs;
 mod syntax;
 mod terraform_block;
 mod variables;
@@ -106,6 +107,7 @@ pub fn check_module(
     check_blocks::check(merged, &mut out);
     imports::check(merged, &mut out);
     contexts::check(merged, &mut out);
+    sensitive_outputs::check(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);
