@@ -507,7 +507,6 @@ fn moved_removed_and_lifecycle_schema_errors() {
         ("Missing required argument", 20),
         ("Data source address not allowed", 25),
         ("Invalid provisioner block", 31),
-        ("Removed resource still exists", 1),
     ]
     .iter()
     .map(|(s, l)| (s.to_string(), *l))
@@ -582,4 +581,30 @@ fn required_version_is_checked_against_the_version_in_effect() {
         "latest",
     ]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// `Removed resource still exists` is a plan-time error, as in Terraform: `check` (like
+/// `terraform validate`) does not report it, `plan` does.
+#[test]
+fn a_removed_resource_still_declared_fails_the_plan_not_the_check() {
+    let dir = TempDir::new("removed-still-declared");
+    dir.write(
+        "main.tf",
+        "resource \"terraform_data\" \"kept\" {}\n\nremoved {\n  from = terraform_data.kept\n}\n",
+    );
+    let check = strata(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(check.status.code(), Some(0), "{check:?}");
+    let plan = json_of(&strata(&[
+        "plan",
+        dir.path().to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
+    let errors: Vec<&str> = plan["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(errors, ["Removed resource still exists"]);
 }

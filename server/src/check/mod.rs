@@ -3,6 +3,7 @@
 //! files may not do, and meta-arguments. Every diagnostic names its file, range, Terraform's summary
 //! and detail, and a stable code.
 
+mod addresses;
 mod arguments;
 mod check_blocks;
 mod conditions;
@@ -10,6 +11,7 @@ mod contexts;
 mod core_version;
 mod decode;
 mod duplicates;
+mod endpoints;
 mod imports;
 mod lifecycle;
 mod literal;
@@ -106,6 +108,7 @@ pub fn check_module(
     terraform_block::check(module, merged, &mut out);
     check_blocks::check(merged, &mut out);
     imports::check(merged, &mut out);
+    endpoints::check(merged, &mut out);
     contexts::check(merged, &mut out);
     sensitive_outputs::check(merged, &mut out);
     duplicates::check(merged, &mut out);
@@ -122,6 +125,14 @@ pub fn check_module(
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
     schemas::check(merged, &mut out);
+    out
+}
+
+/// The configuration errors Terraform reports only when it plans, not when it validates
+/// (so `check_module` leaves them out): a `removed` block whose object is still declared.
+pub fn plan_time_errors(merged: &MergedModule) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    refactoring::removed_still_declared(merged, &mut out);
     out
 }
 

@@ -1,6 +1,5 @@
-//! `moved` and `removed` blocks (spec §3.8, §3.9): required arguments, address kinds,
-//! what a `removed` block may target and hold, and a removed object that is still
-//! declared.
+//! `moved` and `removed` blocks (spec §3.8, §3.9): address kinds, what a `removed` block
+//! may target and hold, and, at plan time only, a removed object that is still declared.
 
 use super::{at, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Mode, Origin, ResourceKey};
@@ -178,7 +177,33 @@ fn removed(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>
             );
         }
     }
-    still_declared(m, file, block, &from, push);
+}
+
+/// `Removed resource still exists` (and its module and OpenTofu twins), which Terraform
+/// reports when it plans (`internal/refactoring/remove_statement.go`), not when it
+/// validates: a `removed` block whose object the configuration still declares.
+pub(super) fn removed_still_declared(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        if m.is_override_file(fi as u32) {
+            continue;
+        }
+        for block in file.syntax.body.blocks_of("removed") {
+            let Some(from) = block.body.attribute("from").and_then(|a| target(&a.expr)) else {
+                continue;
+            };
+            let push = |origin: Origin, summary: &str, detail: String| {
+                out.push(at(
+                    m,
+                    origin,
+                    Severity::Error,
+                    REFACTORING,
+                    summary.into(),
+                    detail,
+                ));
+            };
+            still_declared(m, fi as u32, block, &from, push);
+        }
+    }
 }
 
 /// A removed object that the configuration still declares.

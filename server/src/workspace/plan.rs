@@ -36,6 +36,7 @@ impl Workspace {
             children(dir, source).map(|(_, m)| m)
         })
         .into_iter()
+        .chain(crate::check::plan_time_errors(&merged))
         .filter(|d| d.severity == Severity::Error)
         .map(|d| PlanDiagnostic {
             summary: d.summary,

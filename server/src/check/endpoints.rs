@@ -1,0 +1,121 @@
+//! The addresses of `moved` and `removed` blocks as Terraform parses them while loading
+//! (`addrs.ParseMoveEndpoint`, `addrs.ParseRemoveTarget`): static references only; a
+//! moved endpoint is a module or a resource (instance); a removed target is a module or
+//! a resource, never one instance of either.
+
+use super::addresses::{parse_resource_instance, parts, Part};
+use super::{at, Diagnostic, Severity};
+use crate::merge::{MergedModule, Origin};
+use crate::syntax::{Block, Expr, Span, Syntax};
+
+/// Code of an address Terraform cannot use in a `moved` or `removed` block.
+pub const ENDPOINT: &str = "invalid-endpoint";
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
+            continue; // Override files may not hold these blocks (overrides.rs).
+        }
+        let file = fi as u32;
+        let mut push = |span: Span, summary: &str, detail: String| {
+            out.push(at(
+                m,
+                Origin { file, span },
+                Severity::Error,
+                ENDPOINT,
+                summary.into(),
+                detail,
+            ));
+        };
+        for block in &m.file(file).syntax.body.blocks {
+            match &*block.kind.name {
+                "moved" => moved(block, &mut push),
+                "removed" => removed(block, &mut push),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn moved(block: &Block, push: &mut impl FnMut(Span, &str, String)) {
+    for arg in ["from", "to"] {
+        let Some(a) = block.body.attribute(arg) else {
+            continue;
+        };
+        let Some(all) = static_parts(&a.expr, push) else {
+            continue;
+        };
+        if module_only(&all) {
+            continue;
+        }
+        if let Err((span, detail)) = parse_resource_instance(&a.expr) {
+            push(span, "Invalid address", detail);
+        }
+    }
+}
+
+fn removed(block: &Block, push: &mut impl FnMut(Span, &str, String)) {
+    let Some(a) = block.body.attribute("from") else {
+        return;
+    };
+    let Some(all) = static_parts(&a.expr, push) else {
+        return;
+    };
+    let mut rest = &all[..];
+    while let [Part::Name(word, _), Part::Name(_, _), tail @ ..] = rest {
+        if word != "module" {
+            break;
+        }
+        rest = tail;
+        if let [Part::Index(_, span), ..] = rest {
+            push(
+                *span,
+                "Module instance keys not allowed",
+                "Module address must be a module (e.g. \"module.foo\"), not a module instance (e.g. \"module.foo[1]\").".into(),
+            );
+            return;
+        }
+    }
+    let skip = match rest.first() {
+        Some(Part::Name(mode, _)) if matches!(mode.as_str(), "data" | "ephemeral" | "resource") => {
+            1
+        }
+        _ => 0,
+    };
+    if let [_, _, Part::Index(_, span), ..] = &rest[skip.min(rest.len())..] {
+        push(
+            *span,
+            "Resource instance keys not allowed",
+            "Resource address must be a resource (e.g. \"test_instance.foo\"), not a resource instance (e.g. \"test_instance.foo[1]\").".into(),
+        );
+    }
+}
+
+/// The steps of a static reference; `Invalid expression` (HCL's message for an address
+/// that is not one) and `None` otherwise.
+fn static_parts(expr: &Expr, push: &mut impl FnMut(Span, &str, String)) -> Option<Vec<Part>> {
+    let all = parts(expr).filter(|p| !p.iter().any(|s| matches!(s, Part::Index(None, _))));
+    if all.is_none() {
+        push(
+            expr.span,
+            "Invalid expression",
+            "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.".into(),
+        );
+    }
+    all
+}
+
+/// Whether the steps are `module.a[key].module.b...` and nothing else.
+fn module_only(all: &[Part]) -> bool {
+    let mut rest = all;
+    while let [Part::Name(word, _), Part::Name(_, _), tail @ ..] = rest {
+        if word != "module" {
+            return false;
+        }
+        rest = match tail {
+            [Part::Index(..), more @ ..] => more,
+            more => more,
+        };
+    }
+    rest.is_empty() && !all.is_empty()
+}
