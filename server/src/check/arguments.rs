@@ -62,7 +62,7 @@ pub(super) fn unknown_argument(
 }
 
 /// `suggestion` over a fixed list of names.
-fn suggestion_among(name: &str, candidates: &[&str]) -> Option<String> {
+pub(super) fn suggestion_among(name: &str, candidates: &[&str]) -> Option<String> {
     let owned: Vec<String> = candidates.iter().map(|c| c.to_string()).collect();
     suggestion(name, owned.iter()).cloned()
 }

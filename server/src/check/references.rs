@@ -3,7 +3,8 @@
 //! with "Did you mean" when a close name exists. References are found as Terraform finds
 //! them; names a block binds (`dynamic` iterators, `for` variables) are not references,
 //! and addresses that are not expressions (`moved`, `import`, `removed`, `provider`,
-//! `ignore_changes`) are not looked at.
+//! `ignore_changes`), and `replace_triggered_by` (checked when Terraform plans), are not
+//! looked at.
 
 use std::collections::HashSet;
 
@@ -15,11 +16,15 @@ use crate::syntax::{Attribute, Block, Body};
 /// Code of a reference to something not declared.
 pub const UNDECLARED: &str = "undeclared-reference";
 
-/// Arguments whose values are addresses or relative paths, not expressions.
+/// Arguments whose values are addresses or relative paths, not expressions, or whose
+/// references Terraform resolves only when it plans (`replace_triggered_by`: an
+/// undeclared resource there is a plan-time error, recorded in
+/// fixtures/validate/lifecycle-refs).
 const NOT_EXPRESSIONS: &[&str] = &[
     "provider",
     "providers",
     "ignore_changes",
+    "replace_triggered_by",
     "source",
     "version",
 ];

@@ -4,8 +4,9 @@
 //! warning that it is silently ignored (the rule is `arguments::unknown_argument`).
 
 use super::arguments::{unknown_argument, Ignored};
-use super::Diagnostic;
+use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin};
+use crate::syntax::ExprKind;
 
 /// The arguments of the resource types whose schema is fixed and known.
 fn arguments(type_name: &str) -> Option<&'static [&'static str]> {
@@ -16,7 +17,17 @@ fn arguments(type_name: &str) -> Option<&'static [&'static str]> {
     }
 }
 
+/// The attributes the provider computes, beside the arguments.
+fn computed(type_name: &str) -> &'static [&'static str] {
+    match type_name {
+        "terraform_data" => &["id", "output"],
+        "null_resource" => &["id"],
+        _ => &[],
+    }
+}
+
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    ignore_changes(m, out);
     for r in m.resources.values().filter(|r| r.key.mode == Mode::Managed) {
         let Some(known) = arguments(&r.key.type_name) else {
             continue;
@@ -37,6 +48,63 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                 what: "a resource",
             });
             out.push(unknown_argument(m, origin, name, known, ignored));
+        }
+    }
+}
+
+/// `ignore_changes` paths whose first step the resource type does not have, as
+/// `terraform validate` checks them against the schema (`Unsupported attribute`).
+fn ignore_changes(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        for block in file.syntax.body.blocks_of("resource") {
+            let Some(known) = block.label(0).and_then(arguments) else {
+                continue;
+            };
+            let all: Vec<&str> = known
+                .iter()
+                .chain(computed(block.label(0).unwrap_or_default()))
+                .copied()
+                .collect();
+            let paths = block
+                .body
+                .blocks_of("lifecycle")
+                .filter_map(|lc| lc.body.attribute("ignore_changes"));
+            for a in paths {
+                let ExprKind::Tuple(items) = &a.expr.kind else {
+                    continue;
+                };
+                for item in items {
+                    let first = match &item.kind {
+                        ExprKind::Variable(id) => id,
+                        ExprKind::Traversal { root, .. } => match &root.kind {
+                            ExprKind::Variable(id) => id,
+                            _ => continue,
+                        },
+                        _ => continue,
+                    };
+                    if all.contains(&&*first.name) {
+                        continue;
+                    }
+                    let hint = super::arguments::suggestion_among(&first.name, &all)
+                        .map(|s| format!(" Did you mean {s:?}?"))
+                        .unwrap_or_default();
+                    let origin = Origin {
+                        file: fi as u32,
+                        span: first.span,
+                    };
+                    out.push(at(
+                        m,
+                        origin,
+                        Severity::Error,
+                        super::arguments::UNSUPPORTED_ARGUMENT,
+                        "Unsupported attribute".into(),
+                        format!(
+                            "This object has no argument, nested block, or exported attribute named {:?}.{hint}",
+                            first.name
+                        ),
+                    ));
+                }
+            }
         }
     }
 }
