@@ -4,137 +4,31 @@
 //! provisioners, connections and postconditions, and the attributes `path` and
 //! `terraform` have.
 
+use super::evaluated::{walk, Scope};
 use super::{at, Diagnostic, Severity};
 use crate::eval::references;
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Block, Body, Expr, Span, Syntax};
+use crate::syntax::{Expr, Span};
 
 /// Code of a reference to an object not available where it is made.
 pub const CONTEXT: &str = "reference-out-of-context";
 
-/// What the expressions of a place may refer to.
-#[derive(Debug, Clone, Copy, Default)]
-struct Scope {
-    count: bool,
-    each: bool,
-    this: bool,
-}
-
-struct Walk<'a> {
-    m: &'a MergedModule,
-    file: u32,
-    out: &'a mut Vec<Diagnostic>,
-}
-
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json {
-            continue; // JSON strings are read in context; Strata does not yet.
+    walk(m, |expr, place| {
+        for (span, summary, detail) in problems(expr, place.scope) {
+            let origin = Origin {
+                file: place.file,
+                span,
+            };
+            out.push(at(m, origin, Severity::Error, CONTEXT, summary, detail));
         }
-        let mut w = Walk {
-            m,
-            file: fi as u32,
-            out,
-        };
-        for block in &file.syntax.body.blocks {
-            w.top_level(block);
-        }
-    }
+    });
 }
 
-impl Walk<'_> {
-    fn top_level(&mut self, block: &Block) {
-        let none = Scope::default();
-        match &*block.kind.name {
-            "resource" | "data" | "ephemeral" => self.resource(block),
-            "check" => {
-                for b in &block.body.blocks {
-                    match &*b.kind.name {
-                        "data" => self.resource(b),
-                        _ => self.body(&b.body, none, &[]),
-                    }
-                }
-            }
-            "module" => {
-                let scope = self.instances(block);
-                let skip = [
-                    "source",
-                    "version",
-                    "providers",
-                    "depends_on",
-                    "count",
-                    "for_each",
-                ];
-                self.body(&block.body, scope, &skip);
-            }
-            "import" => {
-                let scope = self.instances(block);
-                self.body(&block.body, scope, &["to", "provider", "for_each"]);
-            }
-            "locals" | "output" | "provider" | "variable" => {
-                self.body(&block.body, none, &["depends_on", "type"])
-            }
-            _ => {}
-        }
-    }
-
-    /// The instance keys a block's `count` or `for_each` gives its expressions; the two
-    /// expressions themselves are evaluated without any.
-    fn instances(&mut self, block: &Block) -> Scope {
-        let none = Scope::default();
-        for arg in ["count", "for_each"] {
-            if let Some(a) = block.body.attribute(arg) {
-                self.expr(&a.expr, none);
-            }
-        }
-        Scope {
-            count: block.body.attribute("count").is_some(),
-            each: block.body.attribute("for_each").is_some(),
-            this: false,
-        }
-    }
-
-    fn resource(&mut self, block: &Block) {
-        let scope = self.instances(block);
-        let with_self = Scope {
-            this: true,
-            ..scope
-        };
-        let skip = ["count", "for_each", "provider", "depends_on"];
-        for a in &block.body.attributes {
-            if !skip.contains(&&*a.name.name) {
-                self.expr(&a.expr, scope);
-            }
-        }
-        for b in &block.body.blocks {
-            match &*b.kind.name {
-                // Static arguments; the conditions are evaluated per instance.
-                "lifecycle" => {
-                    for c in &b.body.blocks {
-                        let this = &*c.kind.name == "postcondition";
-                        self.body(&c.body, Scope { this, ..scope }, &[]);
-                    }
-                }
-                "provisioner" => self.body(&b.body, with_self, &["when", "on_failure"]),
-                "connection" => self.body(&b.body, with_self, &[]),
-                _ => self.body(&b.body, scope, &[]),
-            }
-        }
-    }
-
-    /// Every expression of `body` and its nested blocks, but the arguments in `skip`.
-    fn body(&mut self, body: &Body, scope: Scope, skip: &[&str]) {
-        for a in &body.attributes {
-            if !skip.contains(&&*a.name.name) {
-                self.expr(&a.expr, scope);
-            }
-        }
-        for b in &body.blocks {
-            self.body(&b.body, scope, &[]);
-        }
-    }
-
-    fn expr(&mut self, expr: &Expr, scope: Scope) {
+/// The references of `expr` to objects `scope` does not offer: place, summary, detail.
+fn problems(expr: &Expr, scope: Scope) -> Vec<(Span, String, String)> {
+    let mut found = Vec::new();
+    {
         for r in references(expr) {
             let at_subject = Span::new(
                 r.span.start as usize,
@@ -181,19 +75,9 @@ impl Walk<'_> {
                 _ => None,
             };
             if let Some((summary, detail)) = problem {
-                let origin = Origin {
-                    file: self.file,
-                    span: at_subject,
-                };
-                self.out.push(at(
-                    self.m,
-                    origin,
-                    Severity::Error,
-                    CONTEXT,
-                    summary,
-                    detail,
-                ));
+                found.push((at_subject, summary, detail));
             }
         }
     }
+    found
 }

@@ -121,7 +121,7 @@ fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
                 IGNORE_CHANGES,
                 e.span,
                 "Quoted references are deprecated",
-                super::providers::QUOTED_REFERENCE,
+                super::deprecations::QUOTED_REFERENCE,
             ),
             _ => {}
         }

@@ -4,17 +4,13 @@
 //! deprecated; a resource's, data source's or import's `provider` argument is a bare
 //! `name` or `name.alias`, the quoted form deprecated.
 
+use super::deprecations::{DEPRECATED, QUOTED_REFERENCE};
 use super::{at, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
 use crate::syntax::{Attribute, Block, Expr, ExprKind, Span, Syntax, TraversalStep};
 
 /// Code of an invalid provider local name or configuration reference.
 pub const PROVIDER_REFERENCE: &str = "invalid-provider-reference";
-/// Code of a deprecated form Terraform still accepts.
-pub const DEPRECATED: &str = "deprecated";
-
-/// The detail Terraform gives for a reference written in quotes.
-pub const QUOTED_REFERENCE: &str = "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.";
 
 struct Ctx<'a> {
     m: &'a MergedModule,

@@ -11,8 +11,6 @@ use crate::syntax::{Block, Expr, ExprKind, Span, Syntax};
 /// Code of a provisioner Terraform rejects.
 pub const PROVISIONER: &str = "invalid-provisioner";
 
-const QUOTED_KEYWORD: &str = "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted keywords are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this keyword to silence this warning.";
-
 struct Ctx<'a> {
     m: &'a MergedModule,
     file: u32,
@@ -118,10 +116,10 @@ fn keyword(ctx: &mut Ctx<'_>, expr: &Expr, arg: &str, allowed: &[&str]) -> Optio
         ExprKind::String(s) if crate::schema::is_identifier(s) => {
             ctx.push(
                 Severity::Warning,
-                super::providers::DEPRECATED,
+                super::deprecations::DEPRECATED,
                 expr.span,
                 "Quoted keywords are deprecated".into(),
-                QUOTED_KEYWORD.into(),
+                super::deprecations::QUOTED_KEYWORD.into(),
             );
             Some(s.to_string())
         }

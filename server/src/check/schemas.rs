@@ -28,6 +28,7 @@ fn computed(type_name: &str) -> &'static [&'static str] {
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     ignore_changes(m, out);
+    attribute_references(m, out);
     for r in m.resources.values().filter(|r| r.key.mode == Mode::Managed) {
         let Some(known) = arguments(&r.key.type_name) else {
             continue;
@@ -107,4 +108,56 @@ fn ignore_changes(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// References to an attribute a built-in resource type does not have
+/// (`terraform_data.a.nope`), as the validate walk checks them against the schema.
+/// Terraform does not check them in output values (recorded in
+/// fixtures/validate/deprecations-and-attrs).
+fn attribute_references(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    super::evaluated::walk(m, |expr, place| {
+        if place.block == "output" {
+            return;
+        }
+        for r in crate::eval::references(expr) {
+            let Some((type_name, name)) = r.subject.split_once('.') else {
+                continue;
+            };
+            let key = crate::merge::ResourceKey {
+                mode: Mode::Managed,
+                type_name: type_name.to_string(),
+                name: name.to_string(),
+            };
+            let Some(resource) = m.resources.get(&key) else {
+                continue;
+            };
+            let (Some(known), Some(step)) = (arguments(type_name), r.remaining.first()) else {
+                continue;
+            };
+            let single = resource.count.is_none() && resource.for_each.is_none();
+            let Some(attribute) = step.strip_prefix('.').filter(|_| single) else {
+                continue;
+            };
+            let all: Vec<&str> = known.iter().chain(computed(type_name)).copied().collect();
+            if all.contains(&attribute) {
+                continue;
+            }
+            let hint = super::arguments::suggestion_among(attribute, &all)
+                .map(|s| format!(" Did you mean {s:?}?"))
+                .unwrap_or_default();
+            let start = r.span.start as usize + r.subject.len();
+            let origin = Origin {
+                file: place.file,
+                span: crate::syntax::Span::new(start, start + step.len()),
+            };
+            out.push(at(
+                m,
+                origin,
+                Severity::Error,
+                super::arguments::UNSUPPORTED_ARGUMENT,
+                "Unsupported attribute".into(),
+                format!("This object has no argument, nested block, or exported attribute named {attribute:?}.{hint}"),
+            ));
+        }
+    });
 }

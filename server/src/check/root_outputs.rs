@@ -1,6 +1,6 @@
-//! `Output refers to sensitive values`: a root module output whose value depends on a
-//! sensitive value and that is not itself marked `sensitive = true`
-//! (`internal/terraform/node_output.go`). Sensitive values here are what Strata can know
+//! What a root module's outputs may not do (`internal/terraform/node_output.go`): be
+//! ephemeral (`Ephemeral output not allowed`), or depend on a sensitive value without
+//! being marked `sensitive = true` (`Output refers to sensitive values`). Sensitive values here are what Strata can know
 //! without provider schemas: variables marked sensitive, `sensitive(...)`, and locals made
 //! of them; `nonsensitive(...)` and `issensitive(...)` drop the mark. A child module's
 //! sensitive output does not count: `terraform validate` leaves module outputs unknown and
@@ -16,8 +16,8 @@ use crate::eval::{constant, references};
 use crate::merge::MergedModule;
 use crate::syntax::{Expr, ExprKind, Span};
 
-/// Code of a root output that exposes sensitive values.
-pub const SENSITIVE_OUTPUT: &str = "sensitive-output";
+/// Code of a root output that is ephemeral or exposes sensitive values.
+pub const SENSITIVE_OUTPUT: &str = "root-output";
 
 /// Locals (or more) followed at most this deep; a longer chain is not reported.
 const MAX_DEPTH: usize = 64;
@@ -29,7 +29,18 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             a.as_ref()
                 .is_some_and(|a| constant(a.expr()) == Some(Value::Bool(true)))
         };
-        if marked(&o.sensitive) || marked(&o.ephemeral) {
+        if marked(&o.ephemeral) {
+            out.push(at(
+                m,
+                o.provenance.decl,
+                Severity::Error,
+                SENSITIVE_OUTPUT,
+                "Ephemeral output not allowed".into(),
+                "Ephemeral outputs are not allowed in context of a root module".into(),
+            ));
+            continue;
+        }
+        if marked(&o.sensitive) {
             continue;
         }
         let Some(value) = &o.value else { continue };
