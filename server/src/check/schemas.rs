@@ -9,7 +9,7 @@ use crate::merge::{MergedModule, Mode, Origin};
 use crate::syntax::ExprKind;
 
 /// The arguments of the resource types whose schema is fixed and known.
-fn arguments(type_name: &str) -> Option<&'static [&'static str]> {
+pub(super) fn arguments(type_name: &str) -> Option<&'static [&'static str]> {
     match type_name {
         "terraform_data" => Some(&["input", "triggers_replace"]),
         "null_resource" => Some(&["triggers"]),

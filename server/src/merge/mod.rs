@@ -61,6 +61,14 @@ impl Attr {
             span: self.attr.span,
         }
     }
+
+    /// Where the attribute's value is written.
+    pub fn expr_origin(&self) -> Origin {
+        Origin {
+            file: self.file,
+            span: self.attr.expr.span,
+        }
+    }
 }
 
 /// A nested block taken whole from one file (Terraform never deep-merges nested blocks).

@@ -1,0 +1,62 @@
+//! Ephemeral values where Terraform stores or exports values: an output not declared
+//! `ephemeral = true` (`Ephemeral value not allowed`), and an argument of a resource type
+//! whose schema Strata knows that is not write-only (`Invalid use of ephemeral value`).
+//! Which values are ephemeral is `marks.rs`'s to say.
+
+use super::marks::{is_true, Mark, Marks};
+use super::{at, Diagnostic, Severity};
+use crate::merge::{MergedModule, Origin};
+use crate::syntax::Syntax;
+
+/// Code of an ephemeral value where Terraform would persist it.
+pub const EPHEMERAL_VALUE: &str = "ephemeral-value";
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    let mut marks = Marks::default();
+    for o in m.outputs.values() {
+        let Some(value) = &o.value else { continue };
+        if is_true(&o.ephemeral) || !marks.carries(m, value.expr(), Mark::Ephemeral) {
+            continue;
+        }
+        out.push(at(
+            m,
+            value.expr_origin(),
+            Severity::Error,
+            EPHEMERAL_VALUE,
+            "Ephemeral value not allowed".into(),
+            "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.".into(),
+        ));
+    }
+    for (fi, file) in m.files.iter().enumerate() {
+        if file.syntax.syntax == Syntax::Json {
+            continue;
+        }
+        for block in file.syntax.body.blocks_of("resource") {
+            let Some(known) = block.label(0).and_then(super::schemas::arguments) else {
+                continue;
+            };
+            for a in block
+                .body
+                .attributes
+                .iter()
+                .filter(|a| known.contains(&&*a.name.name))
+            {
+                if !marks.carries(m, &a.expr, Mark::Ephemeral) {
+                    continue;
+                }
+                let origin = Origin {
+                    file: fi as u32,
+                    span: a.expr.span,
+                };
+                out.push(at(
+                    m,
+                    origin,
+                    Severity::Error,
+                    EPHEMERAL_VALUE,
+                    "Invalid use of ephemeral value".into(),
+                    format!("Ephemeral values are not valid for {:?}, because it is not a write-only attribute and must be persisted to state.", a.name.name),
+                ));
+            }
+        }
+    }
+}
