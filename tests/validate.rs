@@ -133,3 +133,62 @@ fn strata_reports_what_terraform_validate_recorded() {
         failures.join("\n")
     );
 }
+
+/// `docs/diagnostics.md` is current: every summary a recorded fixture proves is listed
+/// there as recorded with that fixture (run `scripts/diagnostics-table.py` after adding
+/// fixtures).
+#[test]
+fn the_coverage_table_lists_every_recorded_summary() {
+    let table = std::fs::read_to_string(fixtures().join("../docs/diagnostics.md"))
+        .expect("docs/diagnostics.md");
+    let rows: Vec<(&str, &str)> = table
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("| `")?;
+            let (summary, status) = rest.split_once("` | ")?;
+            Some((summary, status))
+        })
+        .collect();
+    let matches = |pattern: &str, summary: &str| {
+        let parts: Vec<&str> = pattern.split('*').collect();
+        let mut rest = summary;
+        for (i, part) in parts.iter().enumerate() {
+            match rest.find(part) {
+                Some(at) if i > 0 || at == 0 => rest = &rest[at + part.len()..],
+                _ => return false,
+            }
+        }
+        rest.is_empty() || pattern.ends_with('*')
+    };
+    let pending = pending();
+    let mut missing = Vec::new();
+    for dir in std::fs::read_dir(fixtures().join("validate"))
+        .unwrap()
+        .flatten()
+    {
+        let name = dir.file_name().to_string_lossy().into_owned();
+        if !dir.path().is_dir() || pending.contains_key(&name) {
+            continue;
+        }
+        let expected: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join("expected.json")).unwrap(),
+        )
+        .unwrap();
+        for d in expected["diagnostics"].as_array().into_iter().flatten() {
+            let summary = d["summary"].as_str().unwrap_or_default();
+            let listed = rows.iter().any(|(pattern, status)| {
+                matches(pattern, summary) && status.contains(&format!("`{name}`"))
+            });
+            if !listed {
+                missing.push(format!("{summary} ({name})"));
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "docs/diagnostics.md does not list these recorded summaries; add them to docs/diagnostics-inventory.tsv and run scripts/diagnostics-table.py:\n{}",
+        missing.join("\n")
+    );
+}
