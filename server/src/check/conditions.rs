@@ -43,6 +43,19 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                     for c in block.body.blocks_of("precondition") {
                         condition(m, file, c, None, out);
                     }
+                    for c in block.body.blocks_of("postcondition") {
+                        out.push(at(
+                            m,
+                            Origin {
+                                file,
+                                span: crate::merge::header_span(c),
+                            },
+                            Severity::Error,
+                            CONDITION,
+                            "Postconditions are not allowed".into(),
+                            "Output values can only have preconditions, not postconditions.".into(),
+                        ));
+                    }
                 }
                 ("variable", Some(name), _) => {
                     for c in block.body.blocks_of("validation") {

@@ -81,7 +81,18 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
                 let scope = self.instances(block);
                 self.body(&block.body, scope, &["to", "provider", "for_each"]);
             }
-            "locals" | "output" | "provider" | "variable" => {
+            // An output's postconditions are refused, not evaluated (conditions.rs).
+            "output" => {
+                for a in &block.body.attributes {
+                    if &*a.name.name != "depends_on" {
+                        self.expr(&a.expr, none);
+                    }
+                }
+                for c in block.body.blocks_of("precondition") {
+                    self.body(&c.body, none, &[]);
+                }
+            }
+            "locals" | "provider" | "variable" => {
                 self.body(&block.body, none, &["depends_on", "type"])
             }
             _ => {}

@@ -2,6 +2,7 @@
 //! release reads them (`internal/configs/experiments.go`): only language edition TF2021
 //! exists, and experiments are available only in alpha releases. OpenTofu ignores both
 //! arguments in a `terraform` block (its own are in the top-level `language` block).
+//! Also one `provider_meta` block per provider in a module (`module.go`).
 
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
@@ -15,6 +16,7 @@ pub const LANGUAGE: &str = "invalid-language-setting";
 const FIRST_EDITION: &str = "TF2021";
 
 pub(super) fn check(module: &Module, m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    provider_metas(m, out);
     if m.dialect != Dialect::Terraform {
         return;
     }
@@ -66,6 +68,41 @@ pub(super) fn check(module: &Module, m: &MergedModule, out: &mut Vec<Diagnostic>
                     "Module uses experimental features",
                     "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.".into(),
                 );
+            }
+        }
+    }
+}
+
+/// `Duplicate provider_meta block` for a second one for the same provider.
+fn provider_metas(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<(String, Origin)> = Vec::new();
+    for (fi, file) in m.files.iter().enumerate() {
+        if m.is_override_file(fi as u32) {
+            continue; // Terraform ignores provider_meta in override files.
+        }
+        for t in file.syntax.body.blocks_of("terraform") {
+            for meta in t.body.blocks_of("provider_meta") {
+                let Some(provider) = meta.label(0) else {
+                    continue;
+                };
+                let here = Origin {
+                    file: fi as u32,
+                    span: crate::merge::header_span(meta),
+                };
+                match seen.iter().find(|(p, _)| p == provider) {
+                    Some((_, first)) => out.push(at(
+                        m,
+                        here,
+                        Severity::Error,
+                        LANGUAGE,
+                        "Duplicate provider_meta block".into(),
+                        format!(
+                            "A provider_meta block for provider {provider:?} was already declared at {}. Providers may only have one provider_meta block per module.",
+                            super::range_text(m, *first)
+                        ),
+                    )),
+                    None => seen.push((provider.to_string(), here)),
+                }
             }
         }
     }
