@@ -9,7 +9,12 @@ use crate::module::Dialect;
 pub const DUPLICATE: &str = "duplicate-declaration";
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    checks(m, out);
     for d in &m.duplicates {
+        if let Some(diagnostic) = backend_and_cloud(m, d) {
+            out.push(diagnostic);
+            continue;
+        }
         if let Some((summary, detail)) = texts(m, d) {
             out.push(
                 at(m, d.later, Severity::Error, DUPLICATE, summary, detail).with_related(
@@ -20,6 +25,58 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// Two `check` blocks with one name (Terraform's module.go; not part of the merge's
+/// duplicates, since check blocks are not merged).
+fn checks(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (i, later) in m.checks.iter().enumerate() {
+        let Some(name) = later.block.label(0) else {
+            continue;
+        };
+        let first = m.checks[..i]
+            .iter()
+            .find(|c| c.block.label(0) == Some(name));
+        let Some(first) = first else { continue };
+        let (first, later) = (first.header_origin(), later.header_origin());
+        let r = range_text(m, first);
+        out.push(
+            at(
+                m,
+                later,
+                Severity::Error,
+                DUPLICATE,
+                format!("Duplicate check \"{name}\" configuration"),
+                format!("A check block named \"{name}\" was already declared at {r}. Check blocks must be unique within each module."),
+            )
+            .with_related(m, first, "first declared here"),
+        );
+    }
+}
+
+/// Terraform 1.11 reports a backend beside a `cloud` block on the backend, naming both.
+fn backend_and_cloud(m: &MergedModule, d: &Duplicate) -> Option<Diagnostic> {
+    if m.dialect != Dialect::Terraform {
+        return None;
+    }
+    let (backend, cloud) = match (d.kind, d.first_kind) {
+        ("backend", Some("cloud")) => (d.later, d.first),
+        ("cloud", Some("backend")) => (d.first, d.later),
+        _ => return None,
+    };
+    let detail = format!(
+        "A module may declare either one 'cloud' block OR one 'backend' block configuring a state backend. The 'cloud' block is configured at {}; a backend is configured at {}. Remove the backend block to configure HCP Terraform or Terraform Enteprise.",
+        range_text(m, cloud),
+        range_text(m, backend)
+    );
+    let summary = "Both a backend and cloud configuration are present".to_string();
+    Some(
+        at(m, backend, Severity::Error, DUPLICATE, summary, detail).with_related(
+            m,
+            cloud,
+            "the cloud block",
+        ),
+    )
 }
 
 /// Terraform's summary and detail (OpenTofu's where the dialect's wording differs).
@@ -107,20 +164,16 @@ fn texts(m: &MergedModule, d: &Duplicate) -> Option<(String, String)> {
             format!("A module may have only one backend configuration. The backend was previously configured at {r}."),
         ),
         "backend" => (
-            if tofu {
-                "Duplicate backend configuration".into()
-            } else {
-                "Duplicate 'backend' configuration block".into()
-            },
+            "Duplicate backend configuration".into(),
             format!("A module may have only one backend configuration. The backend was previously configured at {r}."),
         ),
-        "cloud" => (
-            if tofu {
-                "Duplicate cloud configurations".into()
-            } else {
-                "Duplicate HCP Terraform configurations".into()
-            },
+        "cloud" if tofu => (
+            "Duplicate cloud configurations".into(),
             format!("A module may have only one cloud configuration. The cloud configuration was previously declared at {r}."),
+        ),
+        "cloud" => (
+            "Duplicate HCP Terraform configurations".into(),
+            format!("A module may have only one 'cloud' block configuring HCP Terraform or Terraform Enterprise. The 'cloud' block was previously configured at {r}."),
         ),
         _ => return None,
     })
