@@ -20,6 +20,7 @@ mod lifecycle;
 mod literal;
 mod marks;
 mod meta;
+mod module_providers;
 mod module_sources;
 mod modules;
 mod overrides;
@@ -127,6 +128,7 @@ pub fn check_module(
     refactoring::check(merged, &mut out);
     modules::check(merged, children, &mut out);
     module_sources::check(merged, &mut out);
+    module_providers::check(merged, children, &mut out);
     providers::check(merged, &mut out);
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
