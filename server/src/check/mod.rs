@@ -6,6 +6,7 @@
 mod addresses;
 mod arguments;
 mod check_blocks;
+mod child_modules;
 mod conditions;
 mod contexts;
 mod core_version;
@@ -129,6 +130,7 @@ pub fn check_module(
     modules::check(merged, children, &mut out);
     module_sources::check(merged, &mut out);
     module_providers::check(merged, children, &mut out);
+    child_modules::check(merged, children, &mut out);
     providers::check(merged, &mut out);
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
