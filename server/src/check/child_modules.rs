@@ -1,15 +1,22 @@
 //! What a child module may not hold, reported when its caller is checked as the root
-//! (`internal/configs/config_build.go`): a backend (`Backend configuration ignored`,
-//! a warning) and import blocks (`Invalid import configuration`). The diagnostics are
-//! placed in the child's files.
+//! (`internal/configs/config_build.go`, `module.go`): a backend (`Backend configuration
+//! ignored`, a warning), import blocks (`Invalid import configuration`), and a
+//! `required_version` the version in effect does not meet. The diagnostics are placed in
+//! the child's files.
 
 use super::{ChildModules, Diagnostic, Severity};
 use crate::merge::{literal_string, MergedModule};
+use crate::module::Module;
 
 /// Code of what a child module holds that only a root module may.
 pub const CHILD_MODULE: &str = "root-only-in-child";
 
-pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    module: &Module,
+    m: &MergedModule,
+    children: ChildModules<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
     for call in m.module_calls.values() {
         let Some(source) = call.source.as_ref().and_then(|s| literal_string(s.expr())) else {
             continue;
@@ -18,6 +25,8 @@ pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<
             continue;
         };
         let path = format!("module.{}", call.name);
+        let version = &module.core_version.version;
+        super::core_version::check_child(&child, version, &path, source, out);
         if let Some(backend) = &child.terraform.backend {
             out.push(super::at(
                 &child,

@@ -7,14 +7,63 @@ use crate::eval::constant;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Module;
 use crate::schema::Dialect;
-use crate::syntax::Syntax;
+use crate::syntax::{Span, Syntax};
 
 /// Code of a version constraint the version in effect does not meet.
 pub const CORE_VERSION: &str = "unsupported-core-version";
 
 pub(super) fn check(module: &Module, m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    let Some(version) = Version::parse(&module.core_version.version) else {
-        return;
+    let version = &module.core_version.version;
+    for (file, span) in unmet(m, version) {
+        let tool = tool(m);
+        out.push(at(
+            m,
+            Origin { file, span },
+            Severity::Error,
+            CORE_VERSION,
+            format!("Unsupported {tool} Core version"),
+            format!("This configuration does not support {tool} version {version}. {PROCEED}")
+                .replace("{tool}", tool),
+        ));
+    }
+}
+
+/// What Terraform says after naming the module and the version.
+const PROCEED: &str = "To proceed, either choose another supported {tool} version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.";
+
+/// The same check for a child module, as its caller (checked as the root) reports it:
+/// the module's path and source are named.
+pub(super) fn check_child(
+    child: &MergedModule,
+    version: &str,
+    path: &str,
+    source: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (file, span) in unmet(child, version) {
+        let tool = tool(child);
+        out.push(at(
+            child,
+            Origin { file, span },
+            Severity::Error,
+            CORE_VERSION,
+            format!("Unsupported {tool} Core version"),
+            format!("Module {path} (from {source}) does not support {tool} version {version}. {PROCEED}").replace("{tool}", tool),
+        ));
+    }
+}
+
+fn tool(m: &MergedModule) -> &'static str {
+    match m.dialect {
+        Dialect::Terraform => "Terraform",
+        Dialect::OpenTofu => "OpenTofu",
+    }
+}
+
+/// The `required_version` arguments in force that `version` does not meet.
+fn unmet(m: &MergedModule, version: &str) -> Vec<(u32, Span)> {
+    let Some(version) = Version::parse(version) else {
+        return Vec::new();
     };
     let mut constraints = Vec::new();
     let mut from_overrides = Vec::new();
@@ -41,23 +90,11 @@ pub(super) fn check(module: &Module, m: &MergedModule, out: &mut Vec<Diagnostic>
     if !from_overrides.is_empty() {
         constraints = from_overrides;
     }
-    let tool = match m.dialect {
-        Dialect::Terraform => "Terraform",
-        Dialect::OpenTofu => "OpenTofu",
-    };
-    for (file, span, text) in constraints {
-        if allows(&text, &version) != Some(false) {
-            continue;
-        }
-        out.push(at(
-            m,
-            Origin { file, span },
-            Severity::Error,
-            CORE_VERSION,
-            format!("Unsupported {tool} Core version"),
-            format!("This configuration does not support {tool} version {}. To proceed, either choose another supported {tool} version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", module.core_version.version),
-        ));
-    }
+    constraints
+        .into_iter()
+        .filter(|(_, _, text)| allows(text, &version) == Some(false))
+        .map(|(file, span, _)| (file, span))
+        .collect()
 }
 
 /// A version as go-version reads it: numeric segments (at least three, zero-padded), how

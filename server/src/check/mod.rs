@@ -101,22 +101,45 @@ impl Diagnostic {
 /// is known; checks that need child modules skip the ones it cannot find.
 pub type ChildModules<'a> = &'a dyn Fn(&str) -> Option<std::sync::Arc<MergedModule>>;
 
-/// Every diagnostic of a module: syntax first (file by file), then what merging found.
+/// Every diagnostic of a module checked as the root module (as `terraform validate` run
+/// in its directory checks it): syntax first (file by file), then what merging found.
 pub fn check_module(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
 ) -> Vec<Diagnostic> {
+    check(module, merged, children, true)
+}
+
+/// Every diagnostic of a module that another module of the workspace calls: what its
+/// caller reports of it as a child (`Unsupported Terraform Core version` in the child's
+/// words, outputs exposing sensitive values) is left to the caller.
+pub fn check_called_module(
+    module: &Module,
+    merged: &MergedModule,
+    children: ChildModules<'_>,
+) -> Vec<Diagnostic> {
+    check(module, merged, children, false)
+}
+
+fn check(
+    module: &Module,
+    merged: &MergedModule,
+    children: ChildModules<'_>,
+    root: bool,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     syntax::check(module, &mut out);
     decode::check(merged, &mut out);
-    core_version::check(module, merged, &mut out);
+    if root {
+        core_version::check(module, merged, &mut out);
+        root_outputs::check(merged, &mut out);
+    }
     terraform_block::check(module, merged, &mut out);
     check_blocks::check(merged, &mut out);
     imports::check(merged, &mut out);
     endpoints::check(merged, &mut out);
     contexts::check(merged, &mut out);
-    root_outputs::check(merged, &mut out);
     ephemeral::check(merged, &mut out);
     deprecations::check(merged, &mut out);
     duplicates::check(merged, &mut out);
@@ -130,7 +153,7 @@ pub fn check_module(
     modules::check(merged, children, &mut out);
     module_sources::check(merged, &mut out);
     module_providers::check(merged, children, &mut out);
-    child_modules::check(merged, children, &mut out);
+    child_modules::check(module, merged, children, &mut out);
     providers::check(merged, &mut out);
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);

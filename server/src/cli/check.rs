@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use super::Format;
-use crate::check::{check_module, Diagnostic, Severity};
+use crate::check::{check_called_module, check_module, Diagnostic, Severity};
 use crate::merge::merge;
 use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
@@ -30,14 +30,19 @@ pub fn run(
     ws.set_core_version(core_version);
     let dirs = discover_modules(&dir);
     ws.index_dirs(&dirs, &|_| {});
-    let mut diagnostics: Vec<Diagnostic> = ws
-        .modules()
+    let modules = ws.modules();
+    let called = called_dirs(&ws, &modules);
+    let mut diagnostics: Vec<Diagnostic> = modules
         .iter()
         .flat_map(|m| {
             let children = |source: &str| {
                 crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
             };
-            check_module(m, &merge(m), &children)
+            if called.contains(&m.dir) {
+                check_called_module(m, &merge(m), &children)
+            } else {
+                check_module(m, &merge(m), &children)
+            }
         })
         .collect();
     diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
@@ -56,6 +61,32 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The directories of the modules that another module of the set calls through a local
+/// `source`: `terraform validate` in a caller's directory checks them as children.
+fn called_dirs(
+    ws: &Workspace,
+    modules: &[std::sync::Arc<crate::module::Module>],
+) -> std::collections::HashSet<PathBuf> {
+    let mut called = std::collections::HashSet::new();
+    for m in modules {
+        let Some(merged) = ws.merged(&m.dir) else {
+            continue;
+        };
+        for call in merged.module_calls.values() {
+            let source = call
+                .source
+                .as_ref()
+                .and_then(|s| crate::merge::literal_string(s.expr()));
+            if let Some(dir) = source.and_then(|s| crate::workspace::local_child_dir(&m.dir, s)) {
+                if dir != m.dir {
+                    called.insert(dir);
+                }
+            }
+        }
+    }
+    called
 }
 
 /// `dir` made absolute, or an error saying why it cannot be read as a directory.
