@@ -37,6 +37,7 @@ impl Ctx<'_> {
 }
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    duplicate_types(m, out);
     for (fi, file) in m.files.iter().enumerate() {
         if file.syntax.syntax == Syntax::Json {
             continue; // JSON values are read in context; Strata does not yet.
@@ -224,6 +225,79 @@ fn aliases(ctx: &mut Ctx<'_>, local_name: &str, value: &Expr) {
                 ),
             );
         }
+    }
+}
+
+/// `Duplicate required provider` (a warning): one provider type under two local names, or
+/// a default provider required under another name than its provider block uses. Terraform
+/// walks a map here, so which of two entries it names first can vary; Strata names the
+/// later one in source order.
+fn duplicate_types(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    let mut entries: Vec<(&String, &crate::merge::Attr)> =
+        m.terraform.required_providers.iter().collect();
+    entries.sort_by_key(|(_, a)| (a.file, a.attr.span.start));
+    let mut seen: Vec<(&str, String)> = Vec::new();
+    for (name, entry) in entries {
+        let Some(source) = entry_source(entry) else {
+            continue;
+        };
+        if source_error(&source).is_some() {
+            continue;
+        }
+        let ty = display_source(&source);
+        let origin = Origin {
+            file: entry.file,
+            span: entry.expr().span,
+        };
+        let warn = |detail: String| {
+            at(
+                m,
+                origin,
+                Severity::Warning,
+                REQUIREMENT,
+                "Duplicate required provider".into(),
+                detail,
+            )
+        };
+        if let Some((previous, _)) = seen.iter().find(|(_, t)| *t == ty) {
+            out.push(warn(format!("Provider {ty} with the local name {name:?} was previously required as {previous:?}. A provider can only be required once within required_providers.")));
+        } else if let Some(implied) = ty.strip_prefix("hashicorp/") {
+            if implied != name && m.providers.keys().any(|(p, _)| p == implied) {
+                out.push(warn(format!("Provider {ty} with the local name {name:?} was implicitly required via a configuration block as {implied:?}. The provider configuration block name must match the name used in required_providers.")));
+            }
+        }
+        seen.push((name, ty));
+    }
+}
+
+/// The provider type an entry declares, as Terraform displays it (`hashicorp/aws`); the
+/// default provider of the local name when it has no `source`.
+pub(super) fn entry_type(name: &str, entry: &crate::merge::Attr) -> String {
+    entry_source(entry).map_or_else(|| format!("hashicorp/{name}"), |s| display_source(&s))
+}
+
+/// The literal `source` of an entry object.
+fn entry_source(entry: &crate::merge::Attr) -> Option<String> {
+    let ExprKind::Object(items) = &entry.expr().kind else {
+        return None;
+    };
+    items.iter().find_map(|(k, v)| match &k.kind {
+        ExprKind::Variable(id) if &*id.name == "source" => {
+            crate::merge::literal_string(v).map(str::to_string)
+        }
+        _ => None,
+    })
+}
+
+/// A provider source as Terraform displays it: lowercase, without the public registry's
+/// host, with `hashicorp/` before a bare type.
+pub(super) fn display_source(source: &str) -> String {
+    let lower = source.to_lowercase();
+    let parts: Vec<&str> = lower.split('/').collect();
+    match parts.as_slice() {
+        [t] => format!("hashicorp/{t}"),
+        ["registry.terraform.io", ns, t] => format!("{ns}/{t}"),
+        _ => lower,
     }
 }
 
