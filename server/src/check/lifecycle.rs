@@ -138,7 +138,8 @@ fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
 }
 
 /// Each element references exactly one resource, plus at most `count.index` and
-/// `each.key` (spec §3.4).
+/// `each.key` (spec §3.4). Every error is placed on its element; as in Terraform, once an
+/// element has an error the elements after it are not looked at.
 fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
     let ExprKind::Tuple(items) = &a.expr.kind else {
         ctx.push(
@@ -150,7 +151,14 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
         );
         return;
     };
+    let before = ctx.out.len();
     for e in items {
+        if ctx.out[before..]
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+        {
+            return;
+        }
         if let ExprKind::Variable(id) = &e.kind {
             // A bare name: Terraform's reference parser wants `TYPE.NAME` at least.
             if !matches!(
@@ -176,7 +184,6 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
             }
         }
         let mut resources = 0;
-        let mut bad = false;
         for r in references(e) {
             let root = r.subject.split(['.', '[']).next().unwrap_or_default();
             let problem = match root {
@@ -199,18 +206,14 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
                 }
             };
             if let Some((summary, detail)) = problem {
-                bad = true;
                 ctx.push(
                     Severity::Error,
                     REPLACE_TRIGGERED_BY,
-                    r.span,
+                    e.span,
                     summary,
                     detail,
                 );
             }
-        }
-        if bad {
-            continue;
         }
         let count_problem = match resources {
             0 => Some("Missing resource reference in replace_triggered_by expression."),
