@@ -407,11 +407,9 @@ fn lifecycle_and_condition_errors_are_reported_where_terraform_reports_them() {
         ("Unsuitable value type", 15),
         ("Invalid ignore_changes wildcard", 16),
         ("Invalid ignore_changes ruleset", 16),
+        // As recorded from Terraform: nothing after the first bad element is looked at.
         ("Invalid reference in replace_triggered_by expression", 17),
-        (
-            "Invalid each reference in replace_triggered_by expression",
-            17,
-        ),
+        ("Invalid replace_triggered_by expression", 17),
         ("Invalid reference in precondition", 20),
         ("Missing required argument", 23),
         ("Invalid data resource lifecycle argument", 33),
