@@ -187,6 +187,8 @@ fn dialect_flag_decides_which_files_count() {
 /// - `unit-test-fixture` (Azure) lost its symlinked files when the corpus was copied
 ///   (SOURCES.md), so it refers to locals and variables those declared;
 /// - `deprecated/github-actions-runner` defines a local in two files;
+/// - as `terraform validate` does, the errors of the validate walk (undeclared
+///   references, instance keys) are left out where loading already failed (`mixins/`);
 ///   `modules/waf/variables.tf` declares five variables twice;
 /// - defaults their types reject: objects in a `list(string)` (`deprecated/aws/
 ///   codefresh-onprem`), a list in a `map(string)` (`deprecated/aws/ses`);
@@ -219,7 +221,8 @@ fn corpus_raises_only_the_errors_terraform_raises() {
                 || summary.starts_with("Reference to undeclared ")
                 || summary == "Invalid default value for variable"
                 || summary == "Invalid module source address"
-                || summary == "Unsupported Terraform Core version",
+                || summary == "Unsupported Terraform Core version"
+                || summary == "Missing resource instance key",
             "unexpected kind of error on real code: {d}"
         );
         let file = d["range"]["filename"].as_str().unwrap();
@@ -252,9 +255,11 @@ fn corpus_raises_only_the_errors_terraform_raises() {
         (format!("{c}/deprecated/aws/codefresh-onprem"), 1),
         (format!("{c}/deprecated/aws/ses"), 1),
         (format!("{c}/deprecated/eks/eks-without-spotinst"), 1),
+        // A duplicate local (its data sources read without an index wait for the walk).
         (format!("{c}/deprecated/github-actions-runner"), 1),
+        (format!("{c}/deprecated/aws/kops-aws-platform"), 2),
         (format!("{c}/deprecated/guardduty/common"), 20),
-        (format!("{c}/mixins"), 27),
+        (format!("{c}/mixins"), 6),
         (format!("{c}/mixins/github-actions-iam-policy"), 1),
         (format!("{c}/mixins/github-actions-iam-policy/ecr"), 3),
         (format!("{c}/mixins/github-actions-iam-policy/s3-bucket"), 2),

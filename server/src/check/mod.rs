@@ -36,6 +36,7 @@ mod syntax;
 mod terraform_block;
 mod variables;
 mod versions;
+mod walk_values;
 
 use std::path::PathBuf;
 
@@ -101,46 +102,57 @@ impl Diagnostic {
 /// is known; checks that need child modules skip the ones it cannot find.
 pub type ChildModules<'a> = &'a dyn Fn(&str) -> Option<std::sync::Arc<MergedModule>>;
 
-/// Every diagnostic of a module checked as the root module (as `terraform validate` run
-/// in its directory checks it): syntax first (file by file), then what merging found.
+/// Every diagnostic of a module checked as the root module, for the editor: the errors
+/// of Terraform's configuration loader and those of its validate walk together (Terraform
+/// itself runs the walk only once loading succeeded; see `validate_module`).
 pub fn check_module(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
 ) -> Vec<Diagnostic> {
-    check(module, merged, children, true)
+    check(module, merged, children, Role::Root, false)
 }
 
-/// Every diagnostic of a module that another module of the workspace calls: what its
-/// caller reports of it as a child (`Unsupported Terraform Core version` in the child's
-/// words, outputs exposing sensitive values) is left to the caller.
-pub fn check_called_module(
+/// What a module is to the modules checked with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Not called by another module of the set: checked as the root module.
+    Root,
+    /// Called by another module of the set: what its caller reports of it as a child
+    /// (`Unsupported Terraform Core version` in the child's words, outputs exposing
+    /// sensitive values) is left to the caller.
+    Called,
+}
+
+/// Exactly what `terraform validate` reports for a module: the validate walk's
+/// diagnostics only when the configuration loaded without errors.
+pub fn validate_module(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
+    role: Role,
 ) -> Vec<Diagnostic> {
-    check(module, merged, children, false)
+    check(module, merged, children, role, true)
 }
 
 fn check(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
-    root: bool,
+    role: Role,
+    phased: bool,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // Terraform's configuration loader (and HCL's parser and decoder).
     syntax::check(module, &mut out);
     decode::check(merged, &mut out);
-    if root {
+    if role == Role::Root {
         core_version::check(module, merged, &mut out);
-        root_outputs::check(merged, &mut out);
     }
     terraform_block::check(module, merged, &mut out);
     check_blocks::check(merged, &mut out);
     imports::check(merged, &mut out);
     endpoints::check(merged, &mut out);
-    contexts::check(merged, &mut out);
-    ephemeral::check(merged, &mut out);
     deprecations::check(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
@@ -148,15 +160,25 @@ fn check(
     lifecycle::check(merged, &mut out);
     conditions::check(merged, &mut out);
     variables::check(merged, &mut out);
-    references::check(merged, children, &mut out);
     refactoring::check(merged, &mut out);
-    modules::check(merged, children, &mut out);
     module_sources::check(merged, &mut out);
     module_providers::check(merged, children, &mut out);
     child_modules::check(module, merged, children, &mut out);
     providers::check(merged, &mut out);
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
+    if phased && out.iter().any(|d| d.severity == Severity::Error) {
+        return out;
+    }
+    // The validate walk: references and values.
+    if role == Role::Root {
+        root_outputs::check(merged, &mut out);
+    }
+    contexts::check(merged, &mut out);
+    walk_values::check(merged, &mut out);
+    ephemeral::check(merged, &mut out);
+    references::check(merged, children, &mut out);
+    modules::check(merged, children, &mut out);
     schemas::check(merged, &mut out);
     out
 }

@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use super::Format;
-use crate::check::{check_called_module, check_module, Diagnostic, Severity};
+use crate::check::{validate_module, Diagnostic, Role, Severity};
 use crate::merge::merge;
 use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
@@ -38,11 +38,12 @@ pub fn run(
             let children = |source: &str| {
                 crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
             };
-            if called.contains(&m.dir) {
-                check_called_module(m, &merge(m), &children)
+            let role = if called.contains(&m.dir) {
+                Role::Called
             } else {
-                check_module(m, &merge(m), &children)
-            }
+                Role::Root
+            };
+            validate_module(m, &merge(m), &children, role)
         })
         .collect();
     diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);

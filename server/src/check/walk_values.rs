@@ -1,0 +1,164 @@
+//! Values the validate walk can judge without any provider or input
+//! (`internal/terraform/eval_count.go`, `eval_for_each.go`, `evaluate_valid.go`,
+//! `node_local.go`): a constant `count` that is negative or not a number, a constant
+//! `for_each` that is neither a map nor a set, references to a resource's attributes
+//! without the instance key its `count`/`for_each` requires (or with one it does not
+//! take), and a local value that refers to itself.
+
+use serde_json::Value as Json;
+
+use super::{at, Diagnostic, Severity};
+use crate::eval::{constant, references};
+use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
+use crate::syntax::{Span, Syntax};
+
+/// Code of a value the validate walk rejects.
+pub const WALK_VALUE: &str = "invalid-value";
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    repetition(m, out);
+    instance_keys(m, out);
+    self_referencing_locals(m, out);
+}
+
+fn error(m: &MergedModule, file: u32, span: Span, summary: &str, detail: String) -> Diagnostic {
+    at(
+        m,
+        Origin { file, span },
+        Severity::Error,
+        WALK_VALUE,
+        summary.into(),
+        detail,
+    )
+}
+
+/// Constant `count` and `for_each` arguments of resources.
+fn repetition(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
+            continue;
+        }
+        let file_index = fi as u32;
+        for block in file.syntax.body.blocks_of("resource") {
+            if let Some(count) = block.body.attribute("count") {
+                let span = count.expr.span;
+                match constant(&count.expr) {
+                    Some(Json::Number(n)) if n.as_f64().is_some_and(|v| v < 0.0) => out.push(error(
+                        m,
+                        file_index,
+                        span,
+                        "Invalid count argument",
+                        "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.".into(),
+                    )),
+                    Some(Json::String(s)) if s.trim().parse::<f64>().is_err() => out.push(error(
+                        m,
+                        file_index,
+                        span,
+                        "Incorrect value type",
+                        "Invalid expression value: a number is required.".into(),
+                    )),
+                    _ => {}
+                }
+            }
+            if let Some(for_each) = block.body.attribute("for_each") {
+                let kind = match constant(&for_each.expr) {
+                    Some(Json::Array(_)) => Some("tuple"),
+                    Some(Json::String(_)) => Some("string"),
+                    Some(Json::Number(_)) => Some("number"),
+                    Some(Json::Bool(_)) => Some("bool"),
+                    _ => None,
+                };
+                if let Some(kind) = kind {
+                    out.push(error(
+                        m,
+                        file_index,
+                        for_each.expr.span,
+                        "Invalid for_each argument",
+                        format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {kind}."),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// `Missing resource instance key` and `Unexpected resource instance key`, where the
+/// validate walk checks references statically (not in output values, as recorded).
+fn instance_keys(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    super::evaluated::walk(m, |expr, place| {
+        if place.block == "output" {
+            return;
+        }
+        for r in references(expr) {
+            let (mode, rest) = match r.subject.strip_prefix("data.") {
+                Some(rest) => (Mode::Data, rest),
+                None => (Mode::Managed, r.subject.as_str()),
+            };
+            let rest = rest.split('[').next().unwrap_or(rest);
+            let Some((type_name, name)) = rest.split_once('.') else {
+                continue;
+            };
+            let key = ResourceKey {
+                mode,
+                type_name: type_name.to_string(),
+                name: name.to_string(),
+            };
+            let Some(resource) = m.resources.get(&key) else {
+                continue;
+            };
+            let address = key.to_string();
+            let keyed = r.subject.contains('[');
+            let repeated = if resource.count.is_some() {
+                Some(("count", "count.index"))
+            } else if resource.for_each.is_some() {
+                Some(("for_each", "each.key"))
+            } else {
+                None
+            };
+            let start = r.span.start as usize;
+            let span = Span::new(start, start + r.subject.len());
+            match (repeated, keyed) {
+                (Some((arg, example)), false)
+                    if r.remaining.first().is_some_and(|s| s.starts_with('.')) =>
+                {
+                    out.push(error(
+                        m,
+                        place.file,
+                        span,
+                        "Missing resource instance key",
+                        format!("Because {address} has \"{arg}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {address}[{example}]"),
+                    ));
+                }
+                (None, true) => out.push(error(
+                    m,
+                    place.file,
+                    span,
+                    "Unexpected resource instance key",
+                    format!("Because {address} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource."),
+                )),
+                _ => {}
+            }
+        }
+    });
+}
+
+/// A local value whose expression refers to itself.
+fn self_referencing_locals(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for local in m.locals.values() {
+        let own = format!("local.{}", local.name);
+        for r in references(local.value.expr()) {
+            if r.subject == own {
+                let start = r.span.start as usize;
+                out.push(error(
+                    m,
+                    local.value.file,
+                    Span::new(start, start + own.len()),
+                    "Self-referencing local value",
+                    format!(
+                        "Local value {own} cannot use its own result as part of its expression."
+                    ),
+                ));
+            }
+        }
+    }
+}
