@@ -16,6 +16,7 @@ mod duplicates;
 mod endpoints;
 mod ephemeral;
 mod evaluated;
+mod functions;
 mod imports;
 mod lifecycle;
 mod literal;
@@ -176,6 +177,7 @@ fn check(
     }
     contexts::check(merged, &mut out);
     walk_values::check(merged, &mut out);
+    functions::check(merged, &mut out);
     ephemeral::check(merged, &mut out);
     references::check(merged, children, &mut out);
     modules::check(merged, children, &mut out);

@@ -12,6 +12,7 @@
 //! properties are blocks, and how many levels of labels they take, is the schema's to say.
 
 mod build;
+mod functions;
 mod language;
 
 use std::fmt;
@@ -19,6 +20,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use build::{arg, block};
+pub use functions::{function, functions, Function, Parameter};
 pub use language::{file_schema, is_root_block_name, provisioner_schema};
 
 /// Which tool's rules apply.

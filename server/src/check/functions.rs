@@ -1,0 +1,126 @@
+//! Calls of built-in functions, as HCL checks them when the validate walk evaluates an
+//! expression (`hclsyntax.FunctionCallExpr.Value`): a function the language does not have
+//! (`Call to unknown function`, with HCL's "Did you mean"), and too few or too many
+//! arguments for its signature (`schema::functions`). Provider-defined functions
+//! (`provider::x::y`) are left alone, and so are calls whose last argument is expanded
+//! with `...`.
+
+use super::{at, Diagnostic, Severity};
+use crate::merge::{MergedModule, Origin};
+use crate::schema::{function, functions};
+use crate::syntax::{Expr, ExprKind, Span, TemplatePart};
+
+/// Code of a function call HCL rejects.
+pub const FUNCTION_CALL: &str = "invalid-function-call";
+
+pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    super::evaluated::walk(m, |expr, place| {
+        expr.walk(&mut |e| {
+            let ExprKind::FuncCall {
+                name,
+                args,
+                expand_final,
+            } = &e.kind
+            else {
+                return;
+            };
+            if name.name.starts_with("provider::") {
+                return;
+            }
+            let mut push = |span: Span, summary: &str, detail: String| {
+                let origin = Origin {
+                    file: place.file,
+                    span,
+                };
+                out.push(at(m, origin, Severity::Error, FUNCTION_CALL, summary.into(), detail));
+            };
+            let bare = name.name.strip_prefix("core::").unwrap_or(&name.name);
+            if let Some(replacement) = removed(bare) {
+                // Terraform keeps these names only to explain that they are gone.
+                let open = e.span.start as usize + name.name.len();
+                push(
+                    Span::new(name.span.start as usize, open + 1),
+                    "Error in function call",
+                    format!("Call to function {:?} failed: the {bare:?} function was deprecated in Terraform v0.12 and is no longer available; {replacement}.", name.name),
+                );
+                return;
+            }
+            let Some(f) = function(&name.name, m.dialect) else {
+                let names: Vec<&str> = functions(m.dialect).map(|f| f.name.as_str()).collect();
+                let hint = super::arguments::first_close_name(&name.name, &names)
+                    .map(|s| format!(" Did you mean {s:?}?"))
+                    .unwrap_or_default();
+                push(
+                    name.span,
+                    "Call to unknown function",
+                    format!("There is no function named {:?}.{hint}", name.name),
+                );
+                return;
+            };
+            let (Some(params), false) = (&f.parameters, *expand_final) else {
+                return;
+            };
+            if args.len() < params.len() {
+                let at_least = if f.variadic.is_some() { " at least" } else { "" };
+                let close = e.span.end.saturating_sub(1) as usize;
+                push(
+                    Span::new(close, close + 1),
+                    "Not enough function arguments",
+                    format!(
+                        "Function {:?} expects{at_least} {} argument(s). Missing value for {:?}.",
+                        name.name,
+                        params.len(),
+                        params[args.len()].name
+                    ),
+                );
+            } else if f.variadic.is_none() && args.len() > params.len() {
+                push(
+                    start_range(&args[params.len()]),
+                    "Too many function arguments",
+                    format!(
+                        "Function {:?} expects only {} argument(s).",
+                        name.name,
+                        params.len()
+                    ),
+                );
+            }
+        });
+    });
+}
+
+/// The functions Terraform removed, with what to write instead.
+fn removed(name: &str) -> Option<&'static str> {
+    match name {
+        "list" => Some("use tolist([ ... ]) syntax to write a literal list"),
+        "map" => Some("use tomap({ ... }) syntax to write a literal map"),
+        _ => None,
+    }
+}
+
+/// Where HCL says an expression starts (`StartRange`): a quoted string's first literal
+/// part, inside the quotes; an operation's first operand; a call's name; a bracket.
+fn start_range(e: &Expr) -> Span {
+    let one = |at: u32| Span::new(at as usize, at as usize + 1);
+    match &e.kind {
+        ExprKind::String(s) => {
+            let start = e.span.start as usize + 1;
+            Span::new(start, start + s.len())
+        }
+        ExprKind::Template(parts) => {
+            let start = e.span.start as usize + 1;
+            match parts.first() {
+                Some(TemplatePart::Literal(text)) => Span::new(start, start + text.len()),
+                Some(TemplatePart::Interpolation(inner)) => start_range(inner),
+                _ => one(e.span.start),
+            }
+        }
+        ExprKind::FuncCall { name, .. } => name.span,
+        ExprKind::Binary { operands, .. } => start_range(&operands[0]),
+        ExprKind::Conditional(parts) => start_range(&parts[0]),
+        ExprKind::Tuple(_) | ExprKind::Object(_) | ExprKind::For(_) | ExprKind::Parens(_) => {
+            one(e.span.start)
+        }
+        ExprKind::Unary { .. } => one(e.span.start),
+        _ => e.span,
+    }
+}
