@@ -4,6 +4,7 @@
 
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
+use crate::text::names::distance;
 
 /// Code of an argument a block's known schema does not have.
 pub const UNSUPPORTED_ARGUMENT: &str = "unsupported-argument";
@@ -67,12 +68,6 @@ pub(super) fn suggestion_among(name: &str, candidates: &[&str]) -> Option<String
     suggestion(name, owned.iter()).cloned()
 }
 
-/// The first of `candidates`, in their order, within an edit distance of less than three:
-/// how HCL suggests a name when decoding a body.
-pub(super) fn first_close_name<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates.iter().copied().find(|c| distance(name, c) < 3)
-}
-
 /// The closest name within an edit distance of less than three, as Terraform suggests.
 pub(super) fn suggestion<'a>(
     name: &str,
@@ -86,24 +81,4 @@ pub(super) fn suggestion<'a>(
         }
     }
     best.map(|(c, _)| c)
-}
-
-/// Levenshtein distance, by characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(row[j + 1])
-            };
-            previous = current;
-        }
-    }
-    row[b.len()]
 }

@@ -5,13 +5,13 @@
 //! remaining content belongs to a provider is left to the provider's schema
 //! (`schemas.rs` for the types Strata knows).
 
-use super::arguments::first_close_name;
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
 use crate::schema::{
     file_schema, is_identifier, BlockRole, BlockSchema, Dialect, Form, Requirement, Rest,
 };
 use crate::syntax::{Block, Body, Span, Syntax};
+use crate::text::names::first_close_name;
 
 /// Code of a body item its block's schema does not take.
 pub const UNSUPPORTED: &str = "unsupported-body-item";

@@ -47,7 +47,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             }
             let Some(f) = function(&name.name, m.dialect) else {
                 let names: Vec<&str> = functions(m.dialect).map(|f| f.name.as_str()).collect();
-                let hint = super::arguments::first_close_name(&name.name, &names)
+                let hint = crate::text::names::first_close_name(&name.name, &names)
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
                 push(

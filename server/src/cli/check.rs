@@ -143,8 +143,7 @@ impl Report {
                 let text = ws.file(&d.path).map(|f| f.text.clone()).unwrap_or_default();
                 SourcePositions::new(&text)
             });
-            let start = pos.at(d.span.start as usize);
-            let end = pos.at(d.span.end as usize);
+            let (start, end) = pos.range(d.span.start as usize, d.span.end as usize);
             let filename = d
                 .path
                 .strip_prefix(root)

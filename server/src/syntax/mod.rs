@@ -5,8 +5,10 @@
 //! Parsing never fails: a broken file yields every block that could be understood plus
 //! syntax diagnostics placed where the problem is (see `recover`).
 
+mod diagnose;
 mod incremental;
 mod json;
+mod lexer;
 mod native;
 mod recover;
 mod scan;

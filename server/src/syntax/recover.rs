@@ -14,6 +14,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::diagnose::{self, Scope};
 use super::native::Converter;
 use super::scan::{self, Item};
 use super::{
@@ -26,13 +27,12 @@ const REPEATED_OBJECT_KEY: &str = "unique object key";
 
 /// Parses a native-syntax file; see the module documentation.
 pub fn parse_native(text: &str, previous: Option<&File>) -> File {
-    if let Ok(body) = hcl_edit::parser::parse_body(text) {
+    let whole = hcl_edit::parser::parse_body(text).ok().or_else(|| {
+        let blanked = scan::blank_ignored_newlines(text)?;
+        hcl_edit::parser::parse_body(&blanked).ok()
+    });
+    if let Some(body) = whole {
         return file(Converter::new(0).body(body), Vec::new());
-    }
-    if let Some(blanked) = scan::blank_ignored_newlines(text) {
-        if let Ok(body) = hcl_edit::parser::parse_body(&blanked) {
-            return file(Converter::new(0).body(body), Vec::new());
-        }
     }
     let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous);
     if let Some(at) = scan::unterminated_comment(text) {
@@ -57,10 +57,11 @@ pub(super) fn recover_range(
     let mut recovery = Recovery {
         text,
         diagnostics: Vec::new(),
+        after_error: false,
     };
     let mut body = Body::default();
-    for item in scan::items(text, range) {
-        match recovery.item(&item) {
+    for item in scan::items(text, range.clone()) {
+        match recovery.body_item(&item) {
             Some(parsed) => recovery.add(&mut body, parsed),
             None => {
                 if let Some(stale) = previous.and_then(|p| stale_block(p, text, &item)) {
@@ -90,23 +91,53 @@ enum Parsed {
 struct Recovery<'a> {
     text: &'a str,
     diagnostics: Vec<SyntaxDiagnostic>,
+    /// The item before the current one, in the same body, failed (see [`Scope`]).
+    after_error: bool,
 }
 
 impl Recovery<'_> {
+    /// Parses one item of a body, noting whether it failed for the next one.
+    fn body_item(&mut self, item: &Item) -> Option<Parsed> {
+        let before = self.diagnostics.len();
+        let parsed = self.item(item);
+        self.after_error = self.diagnostics.len() > before;
+        parsed
+    }
+
+    /// HCL's own errors for `item`, reading on to the end of the file as HCL would (see
+    /// [`diagnose::body_item`]).
+    fn diagnose(&self, item: Range<usize>, whole_blocks: bool) -> Vec<SyntaxDiagnostic> {
+        let scope = Scope {
+            whole_blocks,
+            after_error: self.after_error,
+        };
+        diagnose::body_item(self.text, item, self.text.len(), scope)
+    }
+
     /// Parses one item of a body; `None` when nothing of it could be understood.
     fn item(&mut self, item: &Item) -> Option<Parsed> {
         if let Some(open) = item.unclosed_at {
-            self.error(
-                "Unclosed configuration block",
-                "There is no closing brace for this block before the end of the file. \
-                 This may be caused by incorrect brace nesting elsewhere in this file.",
-                Span::new(open, open + 1),
-            );
+            // Something in the item never closes; HCL's error may be anywhere inside it, so
+            // it is found over the whole item and the piecewise parse below stays quiet.
+            let found = self.diagnose(item.span.clone(), true);
+            if found.is_empty() {
+                self.error(
+                    "Unclosed configuration block",
+                    "There is no closing brace for this block before the end of the file. \
+                     This may be caused by incorrect brace nesting elsewhere in this file.",
+                    Span::new(open, open + 1),
+                );
+            }
             let closed = format!("{}\n{}", &self.text[item.span.clone()], item.closers);
             if let Some(parsed) = parse_piece(&closed, item.span.start) {
+                self.diagnostics.extend(found);
                 return Some(clamp(parsed, item.span.end));
             }
-            return self.piecewise(item.span.clone());
+            let keep = self.diagnostics.len();
+            let parsed = self.piecewise(item.span.clone());
+            self.diagnostics.truncate(keep);
+            self.diagnostics.extend(found);
+            return parsed;
         }
         let slice = &self.text[item.span.clone()];
         match hcl_edit::parser::parse_body(slice) {
@@ -147,20 +178,42 @@ impl Recovery<'_> {
     fn piecewise(&mut self, range: Range<usize>) -> Option<Parsed> {
         match scan::body_open(self.text, range.clone()) {
             Some(open) => self.block(range, open).map(Parsed::Block),
-            None => self.attribute(range).map(Parsed::Attribute),
+            None => self.attribute(range),
         }
     }
 
     fn block(&mut self, range: Range<usize>, open: usize) -> Option<Block> {
-        let (kind, labels) = match parse_header(self.text, range.start..open) {
-            Ok(header) => header,
+        let header = parse_header(self.text, range.start..open);
+        let scope = Scope {
+            whole_blocks: false,
+            after_error: self.after_error,
+        };
+        let found = diagnose::body_item(self.text, range.start..open + 1, open + 1, scope);
+        // HCL keeps a block whose label holds a template sequence, with the sequence
+        // replaced, and goes on to check its name; any other header error loses the block.
+        let only_templates = found.iter().all(|d| d.summary == "Invalid string literal");
+        let header_failed = !found.is_empty();
+        let keep = self.diagnostics.len();
+        self.diagnostics.extend(found);
+        if !header_failed && starts_single_line(self.text, open) {
+            if let Some(block) = self.block_before_more(&range) {
+                return Some(block);
+            }
+        }
+        let (kind, labels) = match header {
+            Ok((kind, labels)) if only_templates => {
+                (kind, labels.into_iter().map(label_as_hcl).collect())
+            }
+            Ok(_) => return None,
             Err(at) => {
-                self.error(
-                    "Invalid block definition",
-                    "A block definition must have block content delimited by \"{\" and \"}\", \
-                     starting on the same line as the block header.",
-                    Span::new(at, at + 1),
-                );
+                if !header_failed && !self.after_error {
+                    self.error(
+                        "Invalid block definition",
+                        "Either a quoted string block label or an opening brace (\"{\") is \
+                         expected here.",
+                        Span::new(at, at + 1),
+                    );
+                }
                 return None;
             }
         };
@@ -172,8 +225,19 @@ impl Recovery<'_> {
         };
         let mut body = Body::default();
         for item in scan::items(self.text, open + 1..inner_end) {
-            if let Some(parsed) = self.item(&item) {
+            if let Some(parsed) = self.body_item(&item) {
                 self.add(&mut body, parsed);
+            }
+        }
+        // hcl-edit refused the block, yet each of its items parsed (`x = 1 }` closes a body
+        // on the line of its last item), or a single-line block broke HCL's rules for
+        // those (`a { b = 1, c = 2 }`): only the whole block shows what HCL says.
+        let added = self.diagnostics.len() > keep;
+        if !added || starts_single_line(self.text, open) {
+            let found = self.diagnose(range.clone(), true);
+            if !found.is_empty() {
+                self.diagnostics.truncate(keep);
+                self.diagnostics.extend(found);
             }
         }
         Some(Block {
@@ -185,7 +249,27 @@ impl Recovery<'_> {
         })
     }
 
-    fn attribute(&mut self, range: Range<usize>) -> Option<Attribute> {
+    /// `a { b = 1 } c {}`: the single-line block before what follows it on its line, and
+    /// HCL's error for the rest (which HCL, too, leaves out).
+    fn block_before_more(&mut self, range: &Range<usize>) -> Option<Block> {
+        const MISSING_NEWLINE: &str = "Missing newline after block definition";
+        let found = self.diagnose(range.clone(), true);
+        let more = found
+            .iter()
+            .find(|d| d.summary == MISSING_NEWLINE)?
+            .span
+            .start as usize;
+        let end = range.start + self.text[range.start..more].trim_end().len();
+        let Some(Parsed::Block(block)) = parse_piece(&self.text[range.start..end], range.start)
+        else {
+            return None;
+        };
+        self.diagnostics.extend(found);
+        Some(block)
+    }
+
+    /// An item without a body: an argument, or a block header HCL refuses but keeps.
+    fn attribute(&mut self, range: Range<usize>) -> Option<Parsed> {
         let slice = &self.text[range.clone()];
         let error = match hcl_edit::parser::parse_body(slice) {
             Ok(body) => return first_attribute(Converter::new(range.start).body(body)),
@@ -210,8 +294,28 @@ impl Recovery<'_> {
                     ),
                     span: attr.expr.span,
                 });
-                return Some(attr);
+                return Some(Parsed::Attribute(attr));
             }
+        }
+        let found = self.diagnose(range.clone(), false);
+        if !found.is_empty() {
+            // HCL keeps an argument whose value is broken, and a block header without a
+            // body (as an empty block); Terraform goes on to decode both.
+            let headless = found
+                .iter()
+                .any(|d| d.summary == "Invalid block definition");
+            self.diagnostics.extend(found);
+            if !headless {
+                return unanalysed_attribute(slice, range.start).map(Parsed::Attribute);
+            }
+            let (kind, labels) = parse_header(self.text, range.clone()).ok()?;
+            return Some(Parsed::Block(Block {
+                kind,
+                labels,
+                body: Body::default(),
+                span: Span::new(range.start, range.end),
+                stale: false,
+            }));
         }
         let at = range.start + error.location().offset();
         self.error(
@@ -230,6 +334,13 @@ impl Recovery<'_> {
             span,
         });
     }
+}
+
+/// Whether the body opening at `open` has content on the same line: a single-line block.
+fn starts_single_line(text: &str, open: usize) -> bool {
+    !text[open + 1..]
+        .trim_start_matches([' ', '\t'])
+        .starts_with(['\n', '\r', '#', '/', '}'])
 }
 
 /// Parses a piece of text that starts at `base` in the file; `Some` only when it holds
@@ -251,8 +362,38 @@ fn single(body: Body) -> Option<Parsed> {
     }
 }
 
-fn first_attribute(body: Body) -> Option<Attribute> {
-    body.attributes.into_iter().next().map(unshare)
+fn first_attribute(body: Body) -> Option<Parsed> {
+    body.attributes
+        .into_iter()
+        .next()
+        .map(|a| Parsed::Attribute(unshare(a)))
+}
+
+/// A label as HCL keeps it after refusing its template sequences: each one written as
+/// `${ ... }` (or `%{ ... }`).
+fn label_as_hcl(mut label: Ident) -> Ident {
+    let name = label.name.to_string();
+    let mut out = String::new();
+    let mut rest = name.as_str();
+    while let Some(at) = rest.find(['$', '%']) {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let sign = &from[..1];
+        if from[1..].starts_with(sign) && from[2..].starts_with('{') {
+            out.push_str(&from[..3]);
+            rest = &from[3..];
+        } else if from[1..].starts_with('{') {
+            out.push_str(sign);
+            out.push_str("{ ... }");
+            rest = from.find('}').map_or("", |end| &from[end + 1..]);
+        } else {
+            out.push_str(sign);
+            rest = &from[1..];
+        }
+    }
+    out.push_str(rest);
+    label.name = out.into();
+    label
 }
 
 /// The node itself; freshly parsed nodes are not shared yet, so this never copies.

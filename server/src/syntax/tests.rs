@@ -48,7 +48,13 @@ fn broken_attribute_hides_nothing_else() {
         .iter()
         .map(|a| &*a.name.name)
         .collect();
-    assert_eq!(names, vec!["good", "also_good"]);
+    // HCL keeps an argument whose value is broken (Terraform decodes it), so does Strata,
+    // with the value left unanalysed.
+    assert_eq!(names, vec!["good", "bad", "also_good"]);
+    assert!(matches!(
+        resource.body.attributes[1].expr.kind,
+        ExprKind::Unanalysed
+    ));
     assert_eq!(file.diagnostics.len(), 1);
     let error = &file.diagnostics[0];
     assert_eq!(error.severity, SyntaxSeverity::Error);
@@ -190,4 +196,46 @@ fn json_syntax_error_is_placed_and_strict() {
 fn json_root_must_be_an_object() {
     let file = parse("[1]", Syntax::Json, None);
     assert_eq!(file.diagnostics[0].summary, "Invalid JSON configuration");
+}
+
+#[test]
+fn a_body_closing_on_its_last_line_is_refused_as_hcl_refuses_it() {
+    let file = native("locals {\n  x1 = 1 }\n");
+    assert_eq!(headers(&file), vec!["locals"]);
+    let summaries: Vec<_> = file
+        .diagnostics
+        .iter()
+        .map(|d| d.summary.as_str())
+        .collect();
+    assert_eq!(summaries, vec!["Missing newline after argument"]);
+}
+
+/// Every prefix of a file using most of the syntax is a half-typed file: each parses,
+/// and every error lies within the text.
+#[test]
+fn every_prefix_of_a_rich_file_parses_with_errors_inside_the_text() {
+    let text = r#"resource "aws_instance" "web" {
+  count = var.n > 0 ? 2 : 0 # comment
+  tags = { Name = "web-${count.index}", "k" = [for x in local.xs : upper(x) if x != ""] }
+  user_data = <<-EOT
+    echo "%{ if var.on }on%{ else }off%{ endif }" \q
+  EOT
+  dynamic "ebs" {
+    for_each = { for k, v in var.disks : k => v... }
+    content { size = ebs.value[*].size }
+  }
+  lifecycle { ignore_changes = [tags["x"], ami] }
+}
+output "o" { value = provider::aws::arn_parse(x).region }
+"#;
+    for (cut, _) in text.char_indices() {
+        let prefix = &text[..cut];
+        let file = native(prefix);
+        for d in &file.diagnostics {
+            assert!(
+                d.span.start <= d.span.end && d.span.end as usize <= prefix.len(),
+                "{cut}: {d:?}"
+            );
+        }
+    }
 }

@@ -183,6 +183,7 @@ pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+pub mod names;
 #[cfg(test)]
 mod tests;
 
@@ -219,6 +220,18 @@ impl SourcePositions {
             column: p.column as usize + 1,
             byte: floor_char_boundary(&self.rope, offset),
         }
+    }
+
+    /// The start and end of `start..end` as Terraform prints them: an empty range at the
+    /// very end of the text is HCL's end-of-file token, which is one byte wide, just past
+    /// the text.
+    pub fn range(&self, start: usize, end: usize) -> (SourcePos, SourcePos) {
+        let (from, mut to) = (self.at(start), self.at(end));
+        if start == end && end >= self.rope.len_bytes() {
+            to.column += 1;
+            to.byte += 1;
+        }
+        (from, to)
     }
 
     /// The text of the 1-based line `line`, without its line break.
