@@ -12,9 +12,11 @@ use std::sync::Arc;
 use jsonc_parser::ast::{ObjectPropName, Value};
 use jsonc_parser::{CollectOptions, ParseOptions};
 
+use super::json_errors::{self, error, ROOT_NOT_OBJECT};
+
 use super::{
     Attribute, Block, Body, Expr, ExprKind, File, Ident, JsonKind, JsonValue, Span, Syntax,
-    SyntaxDiagnostic, SyntaxSeverity,
+    SyntaxDiagnostic,
 };
 
 /// Parses a JSON-syntax file.
@@ -38,35 +40,58 @@ pub(super) fn parse_json(text: &str) -> File {
     };
     match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
         Ok(result) => match result.value.map(value) {
-            Some(JsonValue {
-                kind: JsonKind::Object(props),
-                ..
-            }) => file.body = body(&mut Vec::new(), props, &mut file.diagnostics),
-            Some(other) => file.diagnostics.push(error(
-                "Invalid JSON configuration",
-                "The root of a JSON configuration file must be an object.",
-                other.span,
-            )),
-            None => {}
+            Some(root) => file.body = root_body(root, &mut file.diagnostics),
+            None => {
+                // An empty file: HCL finds the end where a value should start.
+                let end = Span::new(text.len(), text.len());
+                let (summary, detail) = ROOT_NOT_OBJECT;
+                file.diagnostics.extend([
+                    error("Missing value", "The JSON data ends prematurely.", end),
+                    error(summary, detail, end),
+                ]);
+            }
         },
-        Err(e) => {
-            let r = e.range();
-            file.diagnostics.push(error(
-                "Invalid JSON syntax",
-                &format!("{}.", e.kind()),
-                Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start))),
-            ));
-        }
+        Err(e) => file.diagnostics = json_errors::hcl_words(text, &e),
     }
     file
 }
 
-fn error(summary: &str, detail: &str, span: Span) -> SyntaxDiagnostic {
-    SyntaxDiagnostic {
-        severity: SyntaxSeverity::Error,
-        summary: summary.into(),
-        detail: detail.into(),
-        span,
+/// The file's body: its root object, or the objects of a root array merged, as HCL reads
+/// them.
+fn root_body(root: JsonValue, diagnostics: &mut Vec<SyntaxDiagnostic>) -> Body {
+    let start = |v: &JsonValue| match v.kind {
+        JsonKind::Object(_) | JsonKind::Array(_) => Span {
+            start: v.span.start,
+            end: v.span.start + 1,
+        },
+        _ => v.span,
+    };
+    match root.kind {
+        JsonKind::Object(props) => body(&mut Vec::new(), props, diagnostics),
+        JsonKind::Array(elements) => {
+            let mut merged = Body::default();
+            for element in elements {
+                let at = start(&element);
+                match element.kind {
+                    JsonKind::Object(props) => {
+                        let part = body(&mut Vec::new(), props, diagnostics);
+                        merged.attributes.extend(part.attributes);
+                        merged.blocks.extend(part.blocks);
+                    }
+                    _ => diagnostics.push(error(
+                        "Incorrect JSON value type",
+                        "A JSON object is required here, to define arguments and child blocks.",
+                        at,
+                    )),
+                }
+            }
+            merged
+        }
+        _ => {
+            let (summary, detail) = ROOT_NOT_OBJECT;
+            diagnostics.push(error(summary, detail, start(&root)));
+            Body::default()
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 mod diagnose;
 mod incremental;
 mod json;
+mod json_errors;
 mod lexer;
 mod native;
 mod recover;

@@ -193,9 +193,18 @@ fn json_syntax_error_is_placed_and_strict() {
 }
 
 #[test]
-fn json_root_must_be_an_object() {
+fn json_root_is_an_object_or_an_array_of_objects() {
     let file = parse("[1]", Syntax::Json, None);
-    assert_eq!(file.diagnostics[0].summary, "Invalid JSON configuration");
+    assert_eq!(file.diagnostics[0].summary, "Incorrect JSON value type");
+    let file = parse("\"x\"", Syntax::Json, None);
+    assert_eq!(file.diagnostics[0].summary, "Root value must be object");
+    let file = parse(
+        r#"[{"variable": {"a": {}}}, {"locals": {"b": 1}}]"#,
+        Syntax::Json,
+        None,
+    );
+    assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+    assert_eq!(file.body.blocks.len(), 2);
 }
 
 #[test]
