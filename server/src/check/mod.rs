@@ -44,7 +44,6 @@ use std::path::PathBuf;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Module;
 use crate::syntax::Span;
-use crate::text::SourcePositions;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -216,10 +215,14 @@ fn at(
 /// A range as Terraform writes it in messages: `main.tf:3,1-17` (or
 /// `main.tf:3,1-5,2` across lines).
 fn range_text(merged: &MergedModule, origin: Origin) -> String {
-    let file = merged.file(origin.file);
-    let positions = SourcePositions::new(&file.text);
-    let start = positions.at(origin.span.start as usize);
-    let end = positions.at(origin.span.end as usize);
+    file_range_text(merged.file(origin.file), origin.span)
+}
+
+/// [`range_text`] for a span of one file.
+fn file_range_text(file: &crate::module::SourceFile, span: Span) -> String {
+    let positions = file.positions();
+    let start = positions.at(span.start as usize);
+    let end = positions.at(span.end as usize);
     if start.line == end.line {
         format!(
             "{}:{},{}-{}",

@@ -24,7 +24,12 @@ pub(super) fn check(module: &Module, out: &mut Vec<Diagnostic>) {
             out.push(Diagnostic {
                 severity,
                 summary: d.summary.clone(),
-                detail: d.detail.clone(),
+                detail: match d.cited {
+                    Some(span) => d
+                        .detail
+                        .replace("{range}", &super::file_range_text(source, span)),
+                    None => d.detail.clone(),
+                },
                 path: source.path.clone(),
                 span: d.span,
                 code,

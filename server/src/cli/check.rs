@@ -140,8 +140,8 @@ impl Report {
         let mut lines = Vec::new();
         for d in diagnostics {
             let pos = positions.entry(d.path.clone()).or_insert_with(|| {
-                let text = ws.file(&d.path).map(|f| f.text.clone()).unwrap_or_default();
-                SourcePositions::new(&text)
+                ws.file(&d.path)
+                    .map_or_else(|| SourcePositions::new(""), |f| f.positions())
             });
             let (start, end) = pos.range(d.span.start as usize, d.span.end as usize);
             let filename = d

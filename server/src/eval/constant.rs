@@ -73,6 +73,7 @@ fn json(value: &JsonValue) -> Option<Value> {
             .map(|(k, v)| Some((k.name.to_string(), json(v)?)))
             .collect::<Option<Map<_, _>>>()
             .map(Value::Object),
+        JsonKind::Invalid => None,
     }
 }
 

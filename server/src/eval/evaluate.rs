@@ -214,6 +214,8 @@ impl Evaluator<'_> {
                 }
                 Value::Object(map)
             }
+            // HCL evaluates a value that did not parse as unknown.
+            JsonKind::Invalid => Value::Unknown,
         })
     }
 

@@ -68,6 +68,7 @@ impl SourceFile {
                 summary: "Failed to read file".into(),
                 detail,
                 span: Span::default(),
+                cited: None,
             }],
         };
         Self {
@@ -82,5 +83,14 @@ impl SourceFile {
     /// The file name without its directory.
     pub fn name(&self) -> &str {
         self.path.file_name().and_then(|n| n.to_str()).unwrap_or("")
+    }
+
+    /// Terraform's positions in this file (JSON files count columns as HCL's JSON
+    /// scanner does).
+    pub fn positions(&self) -> crate::text::SourcePositions {
+        match self.syntax.syntax {
+            Syntax::Json => crate::text::SourcePositions::json(&self.text),
+            Syntax::Native => crate::text::SourcePositions::new(&self.text),
+        }
     }
 }

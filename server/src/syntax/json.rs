@@ -1,236 +1,462 @@
-//! Terraform's JSON syntax (`.tf.json`), parsed with jsonc-parser in strict mode (no
-//! comments, trailing commas or other JSON5 liberties; duplicate keys and byte ranges kept).
+//! Terraform's JSON syntax (`.tf.json`): the value HCL's JSON parser reads
+//! (`json_parser`), unfolded into blocks and arguments as Terraform's configuration
+//! loader decodes it.
 //!
 //! JSON has no blocks of its own: which properties are blocks, and how many levels of
 //! labels they take, comes from the language schema (`crate::schema`): the top level and
 //! the blocks Terraform itself defines (lifecycle, provisioner, validation, ...). Every
 //! other property is an attribute whose value stays a [`JsonValue`] for later layers to
 //! read (a provider-defined nested block among them, until provider schemas say so).
+//!
+//! HCL reports a JSON body's shape only when a decoder asks for its content, once per
+//! request: the errors of `Incorrect JSON value type`, `Missing block label`,
+//! `Duplicate argument` and `Duplicate attribute definition` are therefore repeated as
+//! many times as Terraform's loader reads the body (see [`Read`]), as Terraform prints
+//! them.
 
 use std::sync::Arc;
 
-use jsonc_parser::ast::{ObjectPropName, Value};
-use jsonc_parser::{CollectOptions, ParseOptions};
-
-use super::json_errors::{self, error, ROOT_NOT_OBJECT};
-
+use super::json_errors::{error, ROOT_NOT_OBJECT};
+use super::json_parser;
 use super::{
     Attribute, Block, Body, Expr, ExprKind, File, Ident, JsonKind, JsonValue, Span, Syntax,
     SyntaxDiagnostic,
 };
+use crate::schema::{file_schema, BlockRole, BlockSchema, Dialect};
 
 /// Parses a JSON-syntax file.
 pub(super) fn parse_json(text: &str) -> File {
-    let options = ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
+    let parsed = json_parser::parse(text);
+    let mut reader = Reader {
+        diagnostics: parsed.diagnostics,
     };
-    let mut file = File {
-        syntax: Syntax::Json,
-        body: Body::default(),
-        diagnostics: Vec::new(),
-    };
-    match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
-        Ok(result) => match result.value.map(value) {
-            Some(root) => file.body = root_body(root, &mut file.diagnostics),
-            None => {
-                // An empty file: HCL finds the end where a value should start.
-                let end = Span::new(text.len(), text.len());
-                let (summary, detail) = ROOT_NOT_OBJECT;
-                file.diagnostics.extend([
-                    error("Missing value", "The JSON data ends prematurely.", end),
-                    error(summary, detail, end),
-                ]);
-            }
-        },
-        Err(e) => file.diagnostics = json_errors::hcl_words(text, &e),
-    }
-    file
-}
-
-/// The file's body: its root object, or the objects of a root array merged, as HCL reads
-/// them.
-fn root_body(root: JsonValue, diagnostics: &mut Vec<SyntaxDiagnostic>) -> Body {
-    let start = |v: &JsonValue| match v.kind {
-        JsonKind::Object(_) | JsonKind::Array(_) => Span {
-            start: v.span.start,
-            end: v.span.start + 1,
-        },
-        _ => v.span,
-    };
-    match root.kind {
-        JsonKind::Object(props) => body(&mut Vec::new(), props, diagnostics),
-        JsonKind::Array(elements) => {
-            let mut merged = Body::default();
-            for element in elements {
-                let at = start(&element);
-                match element.kind {
-                    JsonKind::Object(props) => {
-                        let part = body(&mut Vec::new(), props, diagnostics);
-                        merged.attributes.extend(part.attributes);
-                        merged.blocks.extend(part.blocks);
-                    }
-                    _ => diagnostics.push(error(
-                        "Incorrect JSON value type",
-                        "A JSON object is required here, to define arguments and child blocks.",
-                        at,
-                    )),
-                }
-            }
-            merged
-        }
+    let root = match parsed.value.kind {
+        JsonKind::Object(_) | JsonKind::Array(_) => parsed.value,
         _ => {
             let (summary, detail) = ROOT_NOT_OBJECT;
-            diagnostics.push(error(summary, detail, start(&root)));
-            Body::default()
+            reader.error(summary, detail, start_range(&parsed.value));
+            // HCL decodes an empty object in its place.
+            JsonValue {
+                span: Span::default(),
+                kind: JsonKind::Object(Vec::new()),
+            }
         }
-    }
-}
-
-fn value(v: Value<'_>) -> JsonValue {
-    let (range, kind) = match v {
-        Value::StringLit(s) => (s.range, JsonKind::String(s.value.as_ref().into())),
-        Value::NumberLit(n) => (n.range, JsonKind::Number(n.value.into())),
-        Value::BooleanLit(b) => (b.range, JsonKind::Bool(b.value)),
-        Value::NullKeyword(n) => (n.range, JsonKind::Null),
-        Value::Array(a) => (
-            a.range,
-            JsonKind::Array(a.elements.into_iter().map(value).collect()),
-        ),
-        Value::Object(o) => (
-            o.range,
-            JsonKind::Object(
-                o.properties
-                    .into_iter()
-                    .map(|p| {
-                        let key = match p.name {
-                            ObjectPropName::String(s) => Ident {
-                                name: s.value.as_ref().into(),
-                                span: Span::new(s.range.start, s.range.end),
-                            },
-                            ObjectPropName::Word(w) => Ident {
-                                name: w.value.into(),
-                                span: Span::new(w.range.start, w.range.end),
-                            },
-                        };
-                        (key, value(p.value))
-                    })
-                    .collect(),
-            ),
-        ),
     };
-    JsonValue {
-        span: Span::new(range.start, range.end),
-        kind,
+    let body = reader.file(&root);
+    let mut diagnostics = reader.diagnostics;
+    for d in &mut diagnostics {
+        d.span = shown(d.span, text.len());
+    }
+    diagnostics.sort_by_key(|d| d.span.start);
+    File {
+        syntax: Syntax::Json,
+        body,
+        diagnostics,
     }
 }
 
-/// The body of a block nested as `parents` says (empty for the file's top level).
-fn body(
-    parents: &mut Vec<Box<str>>,
-    props: Vec<(Ident, JsonValue)>,
-    diagnostics: &mut Vec<SyntaxDiagnostic>,
-) -> Body {
-    let mut out = Body::default();
-    for (key, val) in props {
-        if &*key.name == "//" {
-            continue; // HCL's JSON syntax reserves "//" for comments.
+/// A range as Terraform shows it: an empty one widened to the character after it,
+/// except at the very end of the text (where `SourcePositions::range` widens it past
+/// the text, as HCL's end-of-file token is).
+fn shown(span: Span, len: usize) -> Span {
+    let start = span.start as usize;
+    if start >= len {
+        Span::new(len, len)
+    } else if span.start == span.end {
+        Span::new(start, start + 1)
+    } else {
+        span
+    }
+}
+
+/// Where HCL's start range of a value is: the opening brace or bracket of an object or
+/// array, the whole token otherwise.
+fn start_range(v: &JsonValue) -> Span {
+    match v.kind {
+        JsonKind::Object(_) | JsonKind::Array(_) => {
+            Span::new(v.span.start as usize, v.span.start as usize + 1)
         }
-        let path: Vec<&str> = parents.iter().map(|p| &**p).collect();
-        match crate::schema::block_labels(&path, &key.name) {
-            Some(labels) => {
-                parents.push(key.name.clone());
-                let mut path = Vec::new();
-                blocks(
-                    &key,
-                    labels,
-                    parents,
-                    &mut path,
-                    val,
-                    &mut out.blocks,
-                    diagnostics,
-                );
-                parents.pop();
+        _ => v.span,
+    }
+}
+
+/// How Terraform's configuration loader asks HCL for a block body's content, which
+/// decides which of HCL's errors about the body it reports, and how many times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// `Body.Content`: HCL collects the properties twice (each time reporting a body
+    /// that is not an object), looks each schema argument up once.
+    Content,
+    /// `Body.PartialContent`: properties collected once; the rest is left to a provider.
+    Partial,
+    /// `Body.JustAttributes`: the body must be one object; every property an argument.
+    JustAttributes,
+    /// The `terraform` block: read for `required_version`, then for `experiments` and
+    /// `language` (both `PartialContent`), then with `Content`.
+    Settings,
+    /// Not decoded while loading (a backend's settings, a `connection`, the `_` block),
+    /// or decoded only by the validate walk: no loader errors.
+    Raw,
+}
+
+impl Read {
+    /// How many times HCL collects the body's properties.
+    fn collects(self) -> usize {
+        match self {
+            Read::Content => 2,
+            Read::Partial => 1,
+            Read::Settings => 4,
+            Read::JustAttributes | Read::Raw => 0,
+        }
+    }
+
+    /// How many times an argument called `name` is looked up (and a second definition
+    /// of it reported).
+    fn lookups(self, name: &str) -> usize {
+        match self {
+            Read::Settings if matches!(name, "required_version" | "experiments" | "language") => 2,
+            Read::Raw => 0,
+            _ => 1,
+        }
+    }
+}
+
+/// How Terraform 1.11's loader reads the body of a block at `path` (block types from the
+/// top level), from its decoders in `internal/configs`.
+fn read_of(path: &[Box<str>]) -> Read {
+    let path: Vec<&str> = path.iter().map(|p| &**p).collect();
+    match path.as_slice() {
+        ["terraform"] => Read::Settings,
+        ["locals"] | ["terraform", "required_providers" | "provider_meta"] => Read::JustAttributes,
+        ["variable" | "output" | "moved" | "removed" | "import" | "check"]
+        | ["variable", "validation"]
+        | ["output", "precondition" | "postcondition"]
+        | ["check", "assert"]
+        | ["resource" | "data" | "ephemeral" | "removed", "lifecycle"]
+        | ["check", "data", "lifecycle"]
+        | ["resource" | "data" | "ephemeral", "lifecycle", "precondition" | "postcondition"]
+        | ["check", "data", "lifecycle", "precondition" | "postcondition"] => Read::Content,
+        ["provider" | "module" | "resource" | "data" | "ephemeral"]
+        | ["check", "data"]
+        | ["resource" | "removed", "provisioner"] => Read::Partial,
+        _ => Read::Raw,
+    }
+}
+
+/// Whether Terraform ignores a block at `path` whose arguments did not decode cleanly
+/// (`required_providers` and `provider_meta` are then not declared at all).
+fn dropped_when_unclean(path: &[Box<str>]) -> bool {
+    matches!(
+        path,
+        [t, k] if &**t == "terraform" && matches!(&**k, "required_providers" | "provider_meta")
+    )
+}
+
+/// The schema of the block at `path`, in either dialect (the file's dialect is not known
+/// here); the file schema for the top level.
+fn schema_at(path: &[Box<str>]) -> Option<&'static BlockSchema> {
+    let mut schema = file_schema();
+    for kind in path {
+        schema = &schema.blocks.iter().find(|b| b.name == *kind)?.schema;
+    }
+    Some(schema)
+}
+
+struct Reader {
+    diagnostics: Vec<SyntaxDiagnostic>,
+}
+
+impl Reader {
+    fn error(&mut self, summary: &str, detail: &str, span: Span) {
+        self.diagnostics.push(error(summary, detail, span));
+    }
+
+    /// The same error `times` times.
+    fn errors(&mut self, times: usize, summary: &str, detail: &str, span: Span) {
+        for _ in 0..times {
+            self.error(summary, detail, span);
+        }
+    }
+
+    /// The file's top level. Terraform reads it three times: for the `terraform` blocks
+    /// alone twice (sniffing versions, then experiments), then with `Content`.
+    fn file(&mut self, root: &JsonValue) -> Body {
+        let mut path = Vec::new();
+        self.body_with(
+            &mut path,
+            root,
+            4,
+            |name| if name == "terraform" { 3 } else { 1 },
+        )
+    }
+
+    /// A block body read as `read` says.
+    fn body(&mut self, path: &mut Vec<Box<str>>, val: &JsonValue, read: Read) -> Body {
+        if read == Read::JustAttributes {
+            return self.just_attributes(val).0;
+        }
+        let unpacks = if read == Read::Raw { 0 } else { 1 };
+        self.body_with(path, val, read.collects(), |_| unpacks)
+            .with_duplicates_dropped(self, read, path)
+    }
+
+    /// The properties of `val` unfolded into arguments and blocks; `collects` is how many
+    /// times Terraform collects them, `unpacks` how many times it unpacks each nested
+    /// block type its decoder asks for.
+    fn body_with(
+        &mut self,
+        path: &mut Vec<Box<str>>,
+        val: &JsonValue,
+        collects: usize,
+        unpacks: impl Fn(&str) -> usize,
+    ) -> Body {
+        let schema = schema_at(path);
+        let mut out = Body::default();
+        let mut once = Vec::new();
+        for (key, value) in self.collect(val, None, collects) {
+            if &*key.name == "//" {
+                continue; // HCL's JSON syntax reserves "//" for comments.
             }
-            None => out.attributes.push(Arc::new(Attribute {
+            let nested = schema.and_then(|s| s.blocks.iter().find(|b| b.name == key.name));
+            match nested {
+                Some(nested) => {
+                    // Only the block types of the loader's own schema are unpacked while
+                    // loading: `dynamic` blocks belong to the provider's part of the body.
+                    let loader_block = nested.role != BlockRole::Dynamic
+                        && nested.dialects.includes(Dialect::Terraform);
+                    let times = if loader_block { unpacks(&key.name) } else { 0 };
+                    path.push(key.name.clone());
+                    let mut unpack = Unpack {
+                        kind: key,
+                        times,
+                        once: nested.duplicate.is_some(),
+                        labels: Vec::new(),
+                    };
+                    let left = nested.schema.labels.len();
+                    self.unpack(&mut unpack, path, left, value, &mut out.blocks, &mut once);
+                    path.pop();
+                }
+                None => out.attributes.push(attribute(key, value)),
+            }
+        }
+        out
+    }
+
+    /// `Body.JustAttributes`: one object whose every property is an argument, the first
+    /// of each name kept; and whether that went without errors.
+    fn just_attributes(&mut self, val: &JsonValue) -> (Body, bool) {
+        let JsonKind::Object(props) = &val.kind else {
+            self.error(
+                "Incorrect JSON value type",
+                "A JSON object is required here, setting the arguments for this block.",
+                start_range(val),
+            );
+            return (Body::default(), false);
+        };
+        let mut clean = true;
+        let mut out = Body::default();
+        for (key, value) in props {
+            if &*key.name == "//" {
+                continue;
+            }
+            if let Some(first) = out.attribute(&key.name) {
+                self.diagnostics
+                    .push(duplicate("Duplicate attribute definition", key, first.span));
+                clean = false;
+                continue;
+            }
+            out.attributes.push(attribute(key, value));
+        }
+        (out, clean)
+    }
+
+    /// HCL's `collectDeepAttrs`: the properties of an object, or of every object of an
+    /// array; anything else is reported `times` times (in the words for a label level
+    /// when `label` names it).
+    fn collect<'v>(
+        &mut self,
+        val: &'v JsonValue,
+        label: Option<&str>,
+        times: usize,
+    ) -> Vec<(&'v Ident, &'v JsonValue)> {
+        let mut props = Vec::new();
+        match &val.kind {
+            JsonKind::Null => {}
+            JsonKind::Object(p) => props.extend(p.iter().map(|(k, v)| (k, v))),
+            JsonKind::Array(items) => {
+                for item in items {
+                    match &item.kind {
+                        JsonKind::Object(p) => props.extend(p.iter().map(|(k, v)| (k, v))),
+                        _ => self.wrong_shape(times, "A JSON object is", label, item),
+                    }
+                }
+            }
+            _ => {
+                let required = "Either a JSON object or JSON array of objects is";
+                self.wrong_shape(times, required, label, val);
+            }
+        }
+        props
+    }
+
+    /// HCL's error for a value that cannot hold a body (or, with `label`, its labels).
+    fn wrong_shape(&mut self, times: usize, required: &str, label: Option<&str>, at: &JsonValue) {
+        let purpose = match label {
+            Some(l) => format!("to specify {l} labels for this block"),
+            None => "to define arguments and child blocks".into(),
+        };
+        let detail = format!("{required} required here, {purpose}.");
+        self.errors(times, "Incorrect JSON value type", &detail, start_range(at));
+    }
+
+    /// HCL's `unpackBlock`: peels `left` levels of labels off `val`, then makes one block
+    /// of an object, one per element of an array, none of `null`.
+    fn unpack(
+        &mut self,
+        u: &mut Unpack<'_>,
+        path: &mut Vec<Box<str>>,
+        left: usize,
+        val: &JsonValue,
+        out: &mut Vec<Arc<Block>>,
+        once: &mut Vec<Box<str>>,
+    ) {
+        let kind = &*u.kind.name;
+        if left > 0 {
+            let schema = schema_at(path);
+            let label = schema
+                .and_then(|s| s.labels.get(u.labels.len()))
+                .map_or("name", |l| &*l.name)
+                .to_string();
+            let props = self.collect(val, Some(&label), u.times);
+            if props.is_empty() {
+                let detail = format!("At least one object property is required, whose name represents the {kind} block's {label}.");
+                self.errors(u.times, "Missing block label", &detail, start_range(val));
+                return;
+            }
+            for (name, inner) in props {
+                u.labels.push(name.clone());
+                self.unpack(u, path, left - 1, inner, out, once);
+                u.labels.pop();
+            }
+            return;
+        }
+        let bodies: Vec<&JsonValue> = match &val.kind {
+            JsonKind::Null => Vec::new(),
+            JsonKind::Object(_) => vec![val],
+            JsonKind::Array(items) => items.iter().collect(),
+            _ => {
+                let detail = format!("Either a JSON object or a JSON array is required, representing the contents of one or more {kind:?} blocks.");
+                self.errors(
+                    u.times,
+                    "Incorrect JSON value type",
+                    &detail,
+                    start_range(val),
+                );
+                return;
+            }
+        };
+        for item in bodies {
+            // A block type allowed once is decoded only the first time.
+            let repeated = u.once && once.iter().any(|k| **k == *kind);
+            if u.once && !repeated {
+                once.push(kind.into());
+            }
+            let read = if u.times == 0 || repeated {
+                Read::Raw
+            } else {
+                read_of(path)
+            };
+            let body = if read == Read::JustAttributes && dropped_when_unclean(path) {
+                match self.just_attributes(item) {
+                    (body, true) => body,
+                    (_, false) => continue,
+                }
+            } else {
+                self.body(path, item, read)
+            };
+            out.push(Arc::new(Block {
+                kind: u.kind.clone(),
+                labels: u.labels.clone(),
+                body,
                 span: Span {
-                    start: key.span.start,
-                    end: val.span.end,
+                    start: u.labels.last().map_or(u.kind.span.start, |l| l.span.start),
+                    end: item.span.end,
                 },
-                expr: Expr {
-                    span: val.span,
-                    kind: ExprKind::Json(val),
-                },
-                name: key,
-            })),
+                stale: false,
+            }));
         }
     }
-    out
 }
 
-/// Unfolds `"kind": {"label1": {"label2": {body}}}` (a body may also be an array of
-/// bodies, which declares the block once per element).
-fn blocks(
-    kind: &Ident,
-    labels_left: usize,
-    parents: &mut Vec<Box<str>>,
-    path: &mut Vec<Ident>,
-    val: JsonValue,
-    out: &mut Vec<Arc<Block>>,
-    diagnostics: &mut Vec<SyntaxDiagnostic>,
-) {
-    match (labels_left, val.kind) {
-        (0, JsonKind::Object(props)) => out.push(Arc::new(Block {
-            kind: kind.clone(),
-            labels: path.clone(),
-            body: body(parents, props, diagnostics),
-            span: Span {
-                start: path.last().map_or(kind.span.start, |l| l.span.start),
-                end: val.span.end,
-            },
-            stale: false,
-        })),
-        (0, JsonKind::Array(items)) => {
-            for item in items {
-                blocks(kind, 0, parents, path, item, out, diagnostics);
+/// A block property being unpacked.
+struct Unpack<'a> {
+    kind: &'a Ident,
+    /// How many times Terraform unpacks it (0: not while loading).
+    times: usize,
+    /// Whether the block type may appear once (a second one is not decoded).
+    once: bool,
+    /// The labels peeled so far.
+    labels: Vec<Ident>,
+}
+
+impl Body {
+    /// The body without second definitions of the arguments its decoder looks up,
+    /// each reported as HCL reports it, once per lookup.
+    fn with_duplicates_dropped(
+        mut self,
+        reader: &mut Reader,
+        read: Read,
+        path: &[Box<str>],
+    ) -> Body {
+        let Some(schema) = schema_at(path) else {
+            return self;
+        };
+        let mut kept: Vec<Arc<Attribute>> = Vec::new();
+        for a in self.attributes {
+            let name = &*a.name.name;
+            let looked_up = if schema.attribute(name, Dialect::Terraform).is_some() {
+                read.lookups(name)
+            } else {
+                0
+            };
+            if looked_up > 0 {
+                if let Some(first) = kept.iter().find(|k| *k.name.name == *name) {
+                    let d = duplicate("Duplicate argument", &a.name, first.span);
+                    reader.diagnostics.extend(std::iter::repeat_n(d, looked_up));
+                    continue;
+                }
             }
+            kept.push(a);
         }
-        (_, JsonKind::Object(props)) => {
-            for (label, inner) in props {
-                path.push(label);
-                blocks(
-                    kind,
-                    labels_left - 1,
-                    parents,
-                    path,
-                    inner,
-                    out,
-                    diagnostics,
-                );
-                path.pop();
-            }
-        }
-        (_, JsonKind::Array(items)) if path.is_empty() || labels_left == 0 => {
-            for item in items {
-                blocks(kind, labels_left, parents, path, item, out, diagnostics);
-            }
-        }
-        _ => diagnostics.push(error(
-            "Incorrect JSON value type",
-            &format!(
-                "Either a JSON object or a JSON array of objects is required here, for \
-                 the block \"{}\".",
-                kind.name
-            ),
-            val.span,
-        )),
+        self.attributes = kept;
+        self
     }
+}
+
+/// HCL's error for a second definition of an argument, naming where the first is.
+fn duplicate(summary: &str, second: &Ident, first: Span) -> SyntaxDiagnostic {
+    let mut d = error(
+        summary,
+        &format!(
+            "The argument {:?} was already set at {{range}}.",
+            second.name
+        ),
+        second.span,
+    );
+    d.cited = Some(first);
+    d
+}
+
+fn attribute(key: &Ident, val: &JsonValue) -> Arc<Attribute> {
+    Arc::new(Attribute {
+        span: Span {
+            start: key.span.start,
+            end: val.span.end,
+        },
+        expr: Expr {
+            span: val.span,
+            kind: ExprKind::Json(val.clone()),
+        },
+        name: key.clone(),
+    })
 }

@@ -481,6 +481,7 @@ pub(super) fn token_errors(text: &str, tokens: &[Token]) -> Vec<SyntaxDiagnostic
                 summary: summary.into(),
                 detail,
                 span: Span::new(token.span.start, token.span.end),
+                cited: None,
             });
         }
     }

@@ -1,6 +1,6 @@
 //! One syntax model for both of Terraform's syntaxes: native HCL (`.tf`, `.tofu`, parsed
-//! with hcl-edit) and JSON (`.tf.json`, `.tofu.json`, parsed with jsonc-parser in strict
-//! mode). Every block, attribute, label and expression carries its byte span in the file.
+//! with hcl-edit) and JSON (`.tf.json`, `.tofu.json`, parsed as HCL's JSON parser
+//! parses them). Every block, attribute, label and expression carries its byte span in the file.
 //!
 //! Parsing never fails: a broken file yields every block that could be understood plus
 //! syntax diagnostics placed where the problem is (see `recover`).
@@ -9,6 +9,7 @@ mod diagnose;
 mod incremental;
 mod json;
 mod json_errors;
+mod json_parser;
 mod lexer;
 mod native;
 mod recover;
@@ -384,6 +385,9 @@ pub enum JsonKind {
     Array(Vec<JsonValue>),
     /// `{...}`, properties in order, duplicates kept.
     Object(Vec<(Ident, JsonValue)>),
+    /// A value that does not parse (the syntax error says why); HCL evaluates it as an
+    /// unknown value of any type.
+    Invalid,
 }
 
 /// How serious a syntax diagnostic is.
@@ -406,6 +410,9 @@ pub struct SyntaxDiagnostic {
     pub detail: String,
     /// Where.
     pub span: Span,
+    /// A place the detail names, written `{range}` in it: the reader, who knows the
+    /// file's name and lines, writes it as HCL writes ranges (`main.tf:3,1-17`).
+    pub cited: Option<Span>,
 }
 
 impl fmt::Display for SyntaxDiagnostic {

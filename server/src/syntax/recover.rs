@@ -41,6 +41,7 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
             summary: "Unterminated comment".into(),
             detail: "There is no */ to close this comment before the end of the file.".into(),
             span: Span::new(at, at + 2),
+            cited: None,
         });
         diagnostics.sort_by_key(|d| d.span.start);
     }
@@ -293,6 +294,7 @@ impl Recovery<'_> {
                         attr.name.name
                     ),
                     span: attr.expr.span,
+                    cited: None,
                 });
                 return Some(Parsed::Attribute(attr));
             }
@@ -332,6 +334,7 @@ impl Recovery<'_> {
             summary: summary.into(),
             detail: detail.into(),
             span,
+            cited: None,
         });
     }
 }

@@ -208,6 +208,42 @@ fn json_root_is_an_object_or_an_array_of_objects() {
 }
 
 #[test]
+fn json_parsing_goes_on_after_a_broken_value_as_hcl_does() {
+    // The object under "o" lacks a colon: HCL drops it (an invalid value where it began)
+    // and reads on, so "locals" is still a block and the output's body is refused.
+    let text = r#"{"output": {"o": {"value" 1}}, "locals": {"l": 1}}"#;
+    let file = parse(text, Syntax::Json, None);
+    let summaries: Vec<_> = file.diagnostics.iter().map(|d| &*d.summary).collect();
+    assert_eq!(
+        summaries,
+        vec!["Incorrect JSON value type", "Missing property value colon"]
+    );
+    assert_eq!(slice(text, file.diagnostics[0].span), "{");
+    assert_eq!(headers(&file), vec!["locals"]);
+}
+
+#[test]
+fn json_second_definitions_are_reported_once_per_lookup_and_dropped() {
+    let text = r#"{"terraform": {"required_version": "1", "required_version": "2"},
+        "locals": {"a": 1, "a": 2}}"#;
+    let file = parse(text, Syntax::Json, None);
+    let summaries: Vec<_> = file.diagnostics.iter().map(|d| &*d.summary).collect();
+    // Terraform reads required_version twice (a sniff, then the terraform block).
+    assert_eq!(
+        summaries,
+        vec![
+            "Duplicate argument",
+            "Duplicate argument",
+            "Duplicate attribute definition"
+        ]
+    );
+    assert!(file.diagnostics[0].detail.contains("{range}"));
+    for block in &file.body.blocks {
+        assert_eq!(block.body.attributes.len(), 1, "{}", block.header());
+    }
+}
+
+#[test]
 fn a_body_closing_on_its_last_line_is_refused_as_hcl_refuses_it() {
     let file = native("locals {\n  x1 = 1 }\n");
     assert_eq!(headers(&file), vec!["locals"]);

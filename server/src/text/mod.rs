@@ -202,6 +202,7 @@ pub struct SourcePos {
 /// Converts byte offsets of one text into [`SourcePos`]; build once per file.
 pub struct SourcePositions {
     rope: Rope,
+    json_columns: bool,
 }
 
 impl SourcePositions {
@@ -209,15 +210,37 @@ impl SourcePositions {
     pub fn new(text: &str) -> Self {
         Self {
             rope: Rope::from_str(text),
+            json_columns: false,
+        }
+    }
+
+    /// Prepares conversions for a JSON-syntax `text`, whose columns HCL's JSON scanner
+    /// counts its own way: a tab is two columns, a carriage return none.
+    pub fn json(text: &str) -> Self {
+        Self {
+            rope: Rope::from_str(text),
+            json_columns: true,
         }
     }
 
     /// The position of byte `offset`.
     pub fn at(&self, offset: usize) -> SourcePos {
         let p = position(&self.rope, offset, PositionEncoding::Utf32);
+        let mut column = p.column as usize + 1;
+        if self.json_columns {
+            let offset = floor_char_boundary(&self.rope, offset);
+            let line_start = self.rope.line_to_byte(p.line as usize);
+            for c in self.rope.byte_slice(line_start..offset).chars() {
+                match c {
+                    '\t' => column += 1,
+                    '\r' => column -= 1,
+                    _ => {}
+                }
+            }
+        }
         SourcePos {
             line: p.line as usize + 1,
-            column: p.column as usize + 1,
+            column,
             byte: floor_char_boundary(&self.rope, offset),
         }
     }
@@ -227,6 +250,11 @@ impl SourcePositions {
     /// the text.
     pub fn range(&self, start: usize, end: usize) -> (SourcePos, SourcePos) {
         let (from, mut to) = (self.at(start), self.at(end));
+        if self.json_columns && end == start + 1 {
+            // HCL's JSON ranges one byte long are one column wide, even over a tab (a
+            // control character that ends a string).
+            to.column = from.column + 1;
+        }
         if start == end && end >= self.rope.len_bytes() {
             to.column += 1;
             to.byte += 1;

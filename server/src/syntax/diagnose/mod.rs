@@ -139,6 +139,7 @@ impl Parser<'_> {
             summary: summary.into(),
             detail: detail.into(),
             span: Span::new(span.start, span.end),
+            cited: None,
         });
     }
 
