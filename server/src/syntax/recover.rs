@@ -236,6 +236,11 @@ impl Recovery<'_> {
         let added = self.diagnostics.len() > keep;
         if !added || starts_single_line(self.text, open) {
             let found = self.diagnose(range.clone(), true);
+            // A single-line body without an argument is none at all to HCL: the block
+            // is kept, empty.
+            if found.iter().any(lacks_single_argument) {
+                body = Body::default();
+            }
             if !found.is_empty() {
                 self.diagnostics.truncate(keep);
                 self.diagnostics.extend(found);
@@ -337,6 +342,14 @@ impl Recovery<'_> {
             cited: None,
         });
     }
+}
+
+/// Whether `d` is HCL's error for a single-line block body that does not start with an
+/// argument (HCL then gives the block an empty body).
+fn lacks_single_argument(d: &SyntaxDiagnostic) -> bool {
+    d.summary == "Argument definition required"
+        || (d.summary == "Argument or block definition required"
+            && d.detail == "An argument or block definition is required here.")
 }
 
 /// Whether the body opening at `open` has content on the same line: a single-line block.

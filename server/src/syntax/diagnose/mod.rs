@@ -143,6 +143,20 @@ impl Parser<'_> {
         });
     }
 
+    /// An error whose detail names the place `cited` (written `{range}` in it).
+    fn error_citing(
+        &mut self,
+        summary: &str,
+        detail: &str,
+        span: Range<usize>,
+        cited: Range<usize>,
+    ) {
+        self.error(summary, detail, span);
+        if let Some(d) = self.diagnostics.last_mut() {
+            d.cited = Some(Span::new(cited.start, cited.end));
+        }
+    }
+
     /// An error reported only before recovery began, as most of HCL's are.
     fn first_error(&mut self, summary: &str, detail: &str, span: Range<usize>) {
         if !self.recovery {

@@ -1,18 +1,62 @@
 //! Templates as HCL parses them: quoted strings and heredocs with their `${}`
-//! interpolations and `%{}` directives, and the escape sequences of quoted strings.
+//! interpolations and `%{}` directives, the escape sequences of quoted strings, and
+//! HCL's second pass over the directives that pairs each `if` and `for` with its end.
+
+use std::ops::Range;
 
 use super::{Parser, Tok};
+
+/// A directive as HCL's template structure pass sees it (literals and interpolations
+/// play no part in it), or the template's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Control {
+    If,
+    For,
+    Else,
+    EndIf,
+    EndFor,
+    End,
+}
+
+impl Control {
+    fn of(word: &str) -> Option<Self> {
+        Some(match word {
+            "if" => Control::If,
+            "for" => Control::For,
+            "else" => Control::Else,
+            "endif" => Control::EndIf,
+            "endfor" => Control::EndFor,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Control::If => "if",
+            Control::For => "for",
+            Control::Else => "else",
+            Control::EndIf => "endif",
+            Control::EndFor => "endfor",
+            Control::End => "end",
+        }
+    }
+}
+
+const UNBALANCED: &str = "The control directives within this template are unbalanced.";
 
 impl Parser<'_> {
     /// The parts of a quoted string or heredoc, after its opening marker, up to `closer`.
     pub(super) fn template(&mut self, closer: Tok) {
         let start = self.peek().span;
         self.newlines.push(true);
-        let mut open_directives: Vec<String> = Vec::new();
+        let mut controls: Vec<(Control, Range<usize>)> = Vec::new();
         loop {
             let next = self.read();
             match next.kind {
-                kind if kind == closer => break,
+                kind if kind == closer => {
+                    controls.push((Control::End, next.span));
+                    break;
+                }
                 Tok::QuotedLit if closer == Tok::CQuote => self.escapes(next.span),
                 Tok::QuotedLit => {}
                 Tok::TemplateInterp => self.with_newlines(false, |p| {
@@ -60,8 +104,8 @@ impl Parser<'_> {
                 }),
                 Tok::TemplateControl => {
                     self.newlines.push(false);
-                    if let Some((word, span)) = self.directive(next.span.start) {
-                        self.balance(&mut open_directives, word, span);
+                    if let Some(directive) = self.directive(next.span.start) {
+                        controls.push(directive);
                     }
                     self.newlines.pop();
                 }
@@ -71,43 +115,90 @@ impl Parser<'_> {
                         "No closing marker was found for the string.",
                         next.span,
                     );
-                    self.recover(closer);
+                    let last = self.recover(closer);
+                    controls.push((Control::End, last.span));
                     break;
                 }
             }
         }
         self.newlines.pop();
+        self.structure(&controls);
     }
 
-    /// Whether the directives of a template pair up: an `else`, `endif` or `endfor` with
-    /// nothing open is reported as HCL reports it. (A mismatch inside an open `if` or `for`
-    /// is left to hcl-edit's message: HCL's words for it name the file.)
-    fn balance(&mut self, open: &mut Vec<String>, word: String, span: std::ops::Range<usize>) {
-        match word.as_str() {
-            "if" | "for" => open.push(word),
-            "else" if open.last().is_some_and(|o| o == "if") => {
-                if let Some(top) = open.last_mut() {
-                    *top = "else".into();
-                }
-            }
-            "endif" if open.last().is_some_and(|o| o == "if" || o == "else") => {
-                open.pop();
-            }
-            "endfor" if open.last().is_some_and(|o| o == "for") => {
-                open.pop();
-            }
-            _ if open.is_empty() => self.error(
-                &format!("Unexpected {word} directive"),
-                "The control directives within this template are unbalanced.",
-                span,
-            ),
-            _ => {}
+    /// HCL's structure pass over a template's directives (its `parseRoot`): every `if`
+    /// and `for` must meet its end before the template's, and an `else`, `endif` or
+    /// `endfor` must close what is open. `controls` ends with the template's end.
+    fn structure(&mut self, controls: &[(Control, Range<usize>)]) {
+        let mut i = 0;
+        while controls.get(i).is_some_and(|(c, _)| *c != Control::End) {
+            i = self.control(controls, i);
         }
+    }
+
+    /// The directive at `i` and what it opens; the index after them.
+    fn control(&mut self, controls: &[(Control, Range<usize>)], i: usize) -> usize {
+        let (control, span) = controls[i].clone();
+        match control {
+            Control::If | Control::For => self.opened(controls, i),
+            _ => {
+                let summary = format!("Unexpected {} directive", control.name());
+                self.error(&summary, UNBALANCED, span);
+                i + 1
+            }
+        }
+    }
+
+    /// The `if` or `for` at `i` up to its end; the index after it (at the template's
+    /// end, which is not consumed, when it never ends).
+    fn opened(&mut self, controls: &[(Control, Range<usize>)], i: usize) -> usize {
+        let (opener, open) = controls[i].clone();
+        let (word, closer) = match opener {
+            Control::If => ("if", Control::EndIf),
+            _ => ("for", Control::EndFor),
+        };
+        let mut in_else = false;
+        let mut j = i + 1;
+        while let Some((control, span)) = controls.get(j).cloned() {
+            let unexpected = format!("Unexpected {} directive", control.name());
+            match control {
+                Control::End => {
+                    let detail = format!("The {word} directive at {{range}} is missing its corresponding end{word} directive.");
+                    self.error_citing("Unexpected end of template", &detail, span, open);
+                    return j;
+                }
+                c if c == closer => return j + 1,
+                Control::Else if opener == Control::If && !in_else => {
+                    in_else = true;
+                    j += 1;
+                }
+                Control::Else if opener == Control::If => {
+                    let detail = "Already in the else clause for the if started at {range}.";
+                    self.error_citing(&unexpected, detail, span, open);
+                    return j + 1;
+                }
+                Control::Else => {
+                    let detail = "An else clause is not expected for a for directive.";
+                    self.error(&unexpected, detail, span);
+                    return j + 1;
+                }
+                Control::EndIf | Control::EndFor => {
+                    let detail = if opener == Control::If {
+                        "Expecting an endif directive for the if started at {range}."
+                    } else {
+                        "Expecting an endfor directive corresponding to the for directive at {range}."
+                    };
+                    self.error_citing(&unexpected, detail, span, open);
+                    return j + 1;
+                }
+                Control::If | Control::For => j = self.opened(controls, j),
+            }
+        }
+        j
     }
 
     /// A `%{ ... }` directive, after its opening marker at `open`; its keyword and extent
     /// when it is well-formed.
-    fn directive(&mut self, open: usize) -> Option<(String, std::ops::Range<usize>)> {
+    fn directive(&mut self, open: usize) -> Option<(Control, Range<usize>)> {
         let keyword = self.peek();
         let text = self.text;
         let word = text.get(keyword.span.clone()).unwrap_or("");
@@ -150,10 +241,12 @@ impl Parser<'_> {
                 return None;
             }
         }
+        // HCL records the directive up to the token after it, even when that token is
+        // not the closing brace.
         let close = self.peek();
+        let directive = Control::of(word).map(|c| (c, open..close.span.end));
         if close.kind == Tok::TemplateSeqEnd {
             self.read();
-            Some((word.to_string(), open..close.span.end))
         } else {
             self.fail(
                 true,
@@ -162,8 +255,8 @@ impl Parser<'_> {
                 close.span,
                 Tok::TemplateSeqEnd,
             );
-            None
         }
+        directive
     }
 
     /// `k, v in` after `for`, in a `for` expression or (with `directive`) a `%{ for }`
