@@ -4,7 +4,7 @@
 //! may not refer to the resource itself; a validation must refer to its own variable.
 
 use super::{at, Diagnostic, Severity};
-use crate::eval::references;
+use crate::eval::{parse_references, references};
 use crate::merge::{MergedModule, Origin};
 use crate::syntax::{Block, Syntax};
 
@@ -96,7 +96,8 @@ fn condition(
     let Some(cond) = c.body.attribute("condition") else {
         return false;
     };
-    if references(&cond.expr).is_empty() {
+    // Any traversal counts (HCL's `Variables()`), even one that names no object.
+    if parse_references(&cond.expr).is_empty() {
         push(
             cond.expr.span,
             format!("Invalid {kind} expression"),

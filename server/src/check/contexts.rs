@@ -28,56 +28,59 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
 /// The references of `expr` to objects `scope` does not offer: place, summary, detail.
 fn problems(expr: &Expr, scope: Scope) -> Vec<(Span, String, String)> {
     let mut found = Vec::new();
-    {
-        for r in references(expr) {
-            let at_subject = Span::new(
-                r.span.start as usize,
-                (r.span.start as usize + r.subject.len()).min(r.span.end as usize),
-            );
-            let (root, name) = r.subject.split_once('.').unwrap_or((&r.subject, ""));
-            let problem = match (root, name) {
-                ("self", _) if !scope.this => Some((
-                    "Invalid \"self\" reference".to_string(),
-                    "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.".to_string(),
-                )),
-                ("count", "index") if !scope.count => Some((
-                    "Reference to \"count\" in non-counted context".into(),
-                    "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.".into(),
-                )),
-                ("count", "index") => None,
-                ("count", other) => Some((
-                    "Invalid \"count\" attribute".into(),
-                    format!("The \"count\" object does not have an attribute named {other:?}. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set."),
-                )),
-                ("each", "key") if !scope.each => Some((
-                    "Reference to \"each\" in context without for_each".into(),
-                    "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.".into(),
-                )),
-                ("each", "value") if !scope.each => Some((
-                    "each.value cannot be used in this context".into(),
-                    "A reference to \"each.value\" has been used in a context in which it is unavailable, such as when the configuration no longer contains the value in its \"for_each\" expression. Remove this reference to each.value in your configuration to work around this error.".into(),
-                )),
-                ("each", "key" | "value") => None,
-                ("each", other) => Some((
-                    "Invalid \"each\" attribute".into(),
-                    format!("The \"each\" object does not have an attribute named {other:?}. The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set."),
-                )),
-                ("path", "module" | "root" | "cwd") => None,
-                ("path", other) => Some((
-                    "Invalid \"path\" attribute".into(),
-                    format!("The \"path\" object does not have an attribute named {other:?}."),
-                )),
-                ("terraform", "workspace" | "applying") => None,
-                ("terraform", other) => Some((
-                    "Invalid \"terraform\" attribute".into(),
-                    format!("The \"terraform\" object does not have an attribute named {other:?}. The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply."),
-                )),
-                _ => None,
-            };
-            if let Some((summary, detail)) = problem {
-                found.push((at_subject, summary, detail));
-            }
+    for r in references(expr) {
+        let at_subject = r.subject_span;
+        let (root, name) = r.subject.split_once('.').unwrap_or((&r.subject, ""));
+        if root == "self" && !scope.this {
+            found.push((
+                at_subject,
+                "Invalid \"self\" reference".to_string(),
+                "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.".to_string(),
+            ));
+        } else if let Some((summary, detail)) = attribute_problem(root, name, scope) {
+            found.push((at_subject, summary, detail));
         }
     }
     found
+}
+
+/// What evaluation says of `root.name` for the objects `count`, `each`, `path` and
+/// `terraform` (`GetCountAttr`, `GetForEachAttr`, `GetPathAttr`, `GetTerraformAttr`):
+/// summary and detail, or nothing where the attribute exists and `scope` offers it.
+pub(super) fn attribute_problem(root: &str, name: &str, scope: Scope) -> Option<(String, String)> {
+    match (root, name) {
+        ("count", "index") if !scope.count => Some((
+            "Reference to \"count\" in non-counted context".into(),
+            "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.".into(),
+        )),
+        ("count", "index") => None,
+        ("count", other) => Some((
+            "Invalid \"count\" attribute".into(),
+            format!("The \"count\" object does not have an attribute named {other:?}. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set."),
+        )),
+        ("each", "key") if !scope.each => Some((
+            "Reference to \"each\" in context without for_each".into(),
+            "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.".into(),
+        )),
+        ("each", "value") if !scope.each => Some((
+            "each.value cannot be used in this context".into(),
+            "A reference to \"each.value\" has been used in a context in which it is unavailable, such as when the configuration no longer contains the value in its \"for_each\" expression. Remove this reference to each.value in your configuration to work around this error.".into(),
+        )),
+        ("each", "key" | "value") => None,
+        ("each", other) => Some((
+            "Invalid \"each\" attribute".into(),
+            format!("The \"each\" object does not have an attribute named {other:?}. The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set."),
+        )),
+        ("path", "module" | "root" | "cwd") => None,
+        ("path", other) => Some((
+            "Invalid \"path\" attribute".into(),
+            format!("The \"path\" object does not have an attribute named {other:?}."),
+        )),
+        ("terraform", "workspace" | "applying") => None,
+        ("terraform", other) => Some((
+            "Invalid \"terraform\" attribute".into(),
+            format!("The \"terraform\" object does not have an attribute named {other:?}. The only supported attributes are terraform.workspace, the name of the currently-selected workspace, and terraform.applying, a boolean which is true only during apply."),
+        )),
+        _ => None,
+    }
 }

@@ -1,7 +1,9 @@
 //! The expressions Terraform's validate walk evaluates, each with what its place may
-//! refer to (instance keys, `self`) and the kind of top-level block it is in. Addresses
-//! and settings that are never evaluated (`depends_on`, `provider`, `source`, lifecycle
-//! arguments, `type`, ...) are left out. Families that judge references visit them here.
+//! refer to (instance keys, `self`), the kind of top-level block it is in, and the
+//! evaluation it belongs to (a resource body is evaluated as one block, a local value, a
+//! `count` or a condition on its own; see `stages.rs`). Addresses and settings that are
+//! never evaluated (`depends_on`, `provider`, `source`, lifecycle arguments, `type`, ...)
+//! are left out. Families that judge references visit them here.
 
 use crate::merge::MergedModule;
 use crate::syntax::{Block, Body, Expr, Syntax};
@@ -26,17 +28,25 @@ pub struct Place<'a> {
     pub block: &'a str,
     /// What it may refer to.
     pub scope: Scope,
+    /// The evaluation it is part of: expressions Terraform evaluates together (one
+    /// `EvalBlock` or `EvalExpr`) share a number, unique in the module.
+    pub unit: u32,
+    /// The iterator names of the `dynamic` blocks it is in: not references there.
+    pub iterators: &'a [Box<str>],
 }
 
 struct Walk<'a, F> {
     file: u32,
     kind: &'a str,
+    unit: u32,
+    iterators: Vec<Box<str>>,
     visit: F,
 }
 
 /// Calls `visit` on every expression Terraform evaluates in the native-syntax files of
 /// `m` (JSON strings are read in context; Strata does not yet).
 pub fn walk(m: &MergedModule, mut visit: impl FnMut(&Expr, Place<'_>)) {
+    let mut unit = 0;
     for (fi, file) in m.files.iter().enumerate() {
         if file.syntax.syntax == Syntax::Json {
             continue;
@@ -45,9 +55,12 @@ pub fn walk(m: &MergedModule, mut visit: impl FnMut(&Expr, Place<'_>)) {
             let mut w = Walk {
                 file: fi as u32,
                 kind: &block.kind.name,
+                unit,
+                iterators: Vec::new(),
                 visit: &mut visit,
             };
             w.top_level(block);
+            unit = w.unit + 1;
         }
     }
 }
@@ -61,7 +74,7 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
                 for b in &block.body.blocks {
                     match &*b.kind.name {
                         "data" => self.resource(b),
-                        _ => self.body(&b.body, none, &[]),
+                        _ => self.alone(&b.body, none, &[]),
                     }
                 }
             }
@@ -75,36 +88,51 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
                     "count",
                     "for_each",
                 ];
-                self.body(&block.body, scope, &skip);
+                self.alone(&block.body, scope, &skip);
             }
             "import" => {
                 let scope = self.instances(block);
-                self.body(&block.body, scope, &["to", "provider", "for_each"]);
+                self.alone(&block.body, scope, &["to", "provider", "for_each"]);
             }
             // An output's postconditions are refused, not evaluated (conditions.rs).
             "output" => {
                 for a in &block.body.attributes {
                     if &*a.name.name != "depends_on" {
+                        self.next();
                         self.expr(&a.expr, none);
                     }
                 }
                 for c in block.body.blocks_of("precondition") {
-                    self.body(&c.body, none, &[]);
+                    self.alone(&c.body, none, &[]);
                 }
             }
-            "locals" | "provider" | "variable" => {
-                self.body(&block.body, none, &["depends_on", "type"])
+            // A provider configuration is decoded as one block.
+            "provider" => {
+                self.next();
+                self.together(&block.body, none, &["depends_on", "type"]);
             }
+            // A variable's validation rules are evaluated together.
+            "variable" => {
+                self.next();
+                self.together(&block.body, none, &["depends_on", "type"]);
+            }
+            "locals" => self.alone(&block.body, none, &["depends_on", "type"]),
             _ => {}
         }
     }
 
+    /// Starts the next evaluation.
+    fn next(&mut self) {
+        self.unit += 1;
+    }
+
     /// The instance keys a block's `count` or `for_each` gives its expressions; the two
-    /// expressions themselves are evaluated without any.
+    /// expressions themselves are evaluated on their own, without any.
     fn instances(&mut self, block: &Block) -> Scope {
         let none = Scope::default();
         for arg in ["count", "for_each"] {
             if let Some(a) = block.body.attribute(arg) {
+                self.next();
                 self.expr(&a.expr, none);
             }
         }
@@ -115,6 +143,8 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
         }
     }
 
+    /// A resource's arguments and nested blocks are decoded as one block; each condition
+    /// expression, each provisioner and the connection are evaluated on their own.
     fn resource(&mut self, block: &Block) {
         let scope = self.instances(block);
         let with_self = Scope {
@@ -122,9 +152,23 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
             ..scope
         };
         let skip = ["count", "for_each", "provider", "depends_on"];
+        // Terraform finds the references of the arguments the schema has; those of
+        // arguments it does not have are never looked at (`Unsupported argument`).
+        let known = match (&*block.kind.name, block.label(0)) {
+            ("resource", Some(t)) => super::schemas::arguments(t),
+            _ => None,
+        };
+        let in_schema = |name: &str| known.is_none_or(|k| k.contains(&name));
+        self.next();
         for a in &block.body.attributes {
-            if !skip.contains(&&*a.name.name) {
+            if !skip.contains(&&*a.name.name) && in_schema(&a.name.name) {
                 self.expr(&a.expr, scope);
+            }
+        }
+        let special = ["lifecycle", "provisioner", "connection"];
+        for b in &block.body.blocks {
+            if !special.contains(&&*b.kind.name) && known.is_none() {
+                self.nested(b, |w, body, skip| w.together(body, scope, skip));
             }
         }
         for b in &block.body.blocks {
@@ -133,25 +177,62 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
                 "lifecycle" => {
                     for c in &b.body.blocks {
                         let this = &*c.kind.name == "postcondition";
-                        self.body(&c.body, Scope { this, ..scope }, &[]);
+                        self.alone(&c.body, Scope { this, ..scope }, &[]);
                     }
                 }
-                "provisioner" => self.body(&b.body, with_self, &["when", "on_failure"]),
-                "connection" => self.body(&b.body, with_self, &[]),
-                _ => self.body(&b.body, scope, &[]),
+                "provisioner" => {
+                    self.next();
+                    self.together(&b.body, with_self, &["when", "on_failure"]);
+                }
+                "connection" => {
+                    self.next();
+                    self.together(&b.body, with_self, &[]);
+                }
+                _ => {}
             }
         }
     }
 
-    /// Every expression of `body` and its nested blocks, but the arguments in `skip`.
-    fn body(&mut self, body: &Body, scope: Scope, skip: &[&str]) {
+    /// Every expression of `body` and its nested blocks, but the arguments in `skip`, in
+    /// the current evaluation.
+    fn together(&mut self, body: &Body, scope: Scope, skip: &[&str]) {
         for a in &body.attributes {
             if !skip.contains(&&*a.name.name) {
                 self.expr(&a.expr, scope);
             }
         }
         for b in &body.blocks {
-            self.body(&b.body, scope, &[]);
+            self.nested(b, |w, body, skip| w.together(body, scope, skip));
+        }
+    }
+
+    /// A nested block's body; a `dynamic` block's iterator names the current element
+    /// inside it (its `iterator` argument is a name, not an expression).
+    fn nested(&mut self, b: &Block, mut visit: impl FnMut(&mut Self, &Body, &[&str])) {
+        if &*b.kind.name != "dynamic" {
+            return visit(self, &b.body, &[]);
+        }
+        let iterator = match b.body.attribute("iterator").map(|a| &a.expr.kind) {
+            Some(crate::syntax::ExprKind::Variable(id)) => Some(id.name.clone()),
+            _ => b.labels.first().map(|l| l.name.clone()),
+        };
+        let depth = self.iterators.len();
+        self.iterators.extend(iterator);
+        visit(self, &b.body, &["iterator"]);
+        self.iterators.truncate(depth);
+    }
+
+    /// Every expression of `body` and its nested blocks, but the arguments in `skip`,
+    /// each evaluated on its own.
+    fn alone(&mut self, body: &Body, scope: Scope, skip: &[&str]) {
+        for a in &body.attributes {
+            if !skip.contains(&&*a.name.name) {
+                self.next();
+                self.expr(&a.expr, scope);
+            }
+        }
+        for b in &body.blocks {
+            self.nested(b, |w, body, skip| w.alone(body, scope, skip));
         }
     }
 
@@ -160,6 +241,8 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
             file: self.file,
             block: self.kind,
             scope,
+            unit: self.unit,
+            iterators: &self.iterators,
         };
         (self.visit)(expr, place);
     }

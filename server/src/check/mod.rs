@@ -29,10 +29,12 @@ mod overrides;
 mod providers;
 mod provisioners;
 mod refactoring;
+mod reference_syntax;
 mod references;
 mod required_providers;
 mod root_outputs;
 mod schemas;
+mod stages;
 mod syntax;
 mod terraform_block;
 mod variables;
@@ -170,7 +172,8 @@ fn check(
     if phased && out.iter().any(|d| d.severity == Severity::Error) {
         return out;
     }
-    // The validate walk: references and values.
+    // The validate walk: references and values, kept as far as each evaluation gets.
+    let walk_start = out.len();
     if role == Role::Root {
         root_outputs::check(merged, &mut out);
     }
@@ -181,6 +184,9 @@ fn check(
     references::check(merged, children, &mut out);
     modules::check(merged, children, &mut out);
     schemas::check(merged, &mut out);
+    reference_syntax::check(merged, &mut out);
+    let walked = out.split_off(walk_start);
+    out.extend(stages::apply(merged, walked));
     out
 }
 

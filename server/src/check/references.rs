@@ -60,6 +60,7 @@ pub(super) fn check(
                         ctx.attribute(a);
                     }
                 }
+                "resource" => ctx.resource(block),
                 _ => ctx.body(&block.body),
             }
         }
@@ -86,6 +87,28 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// A resource of a type whose schema Strata knows: the references of arguments and
+    /// blocks the type does not have are never looked at, as Terraform finds references
+    /// through the schema.
+    fn resource(&mut self, block: &Block) {
+        let Some(known) = block.label(0).and_then(super::schemas::arguments) else {
+            self.body(&block.body);
+            return;
+        };
+        let meta = ["count", "for_each", "depends_on"];
+        for a in &block.body.attributes {
+            let name = &*a.name.name;
+            if (known.contains(&name) || meta.contains(&name)) && !NOT_EXPRESSIONS.contains(&name) {
+                self.attribute(a);
+            }
+        }
+        for b in &block.body.blocks {
+            if matches!(&*b.kind.name, "lifecycle" | "provisioner" | "connection") {
+                self.block(b);
+            }
+        }
+    }
+
     fn body(&mut self, body: &Body) {
         for a in &body.attributes {
             if !NOT_EXPRESSIONS.contains(&&*a.name.name) {
@@ -126,7 +149,7 @@ impl Ctx<'_> {
             if let Some((summary, detail)) = self.undeclared(root, &r) {
                 let origin = Origin {
                     file: self.file,
-                    span: r.span,
+                    span: r.subject_span,
                 };
                 self.out.push(at(
                     self.m,
@@ -147,37 +170,7 @@ impl Ctx<'_> {
         let keyless = strip_instance_keys(object);
         let segments: Vec<&str> = keyless.split('.').collect();
         match root {
-            "var" => {
-                let name = segments.get(1)?;
-                if m.variables.contains_key(*name) {
-                    return None;
-                }
-                let hint = match super::arguments::suggestion(name, m.variables.keys()) {
-                    Some(s) => format!(" Did you mean {s:?}?"),
-                    None => format!(
-                        " This variable can be declared with a variable \"{name}\" {{}} block."
-                    ),
-                };
-                Some((
-                    "Reference to undeclared input variable".into(),
-                    format!(
-                        "An input variable with the name \"{name}\" has not been declared.{hint}"
-                    ),
-                ))
-            }
-            "local" => {
-                let name = segments.get(1)?;
-                if m.locals.contains_key(*name) {
-                    return None;
-                }
-                let hint = super::arguments::suggestion(name, m.locals.keys())
-                    .map(|s| format!(" Did you mean {s:?}?"))
-                    .unwrap_or_default();
-                Some((
-                    "Reference to undeclared local value".into(),
-                    format!("A local value with the name \"{name}\" has not been declared.{hint}"),
-                ))
-            }
+            "var" | "local" => undeclared_named_value(m, root, segments.get(1)?),
             "module" => {
                 let name = segments.get(1)?;
                 if let Some(call) = m.module_calls.get(*name) {
@@ -258,4 +251,38 @@ impl Ctx<'_> {
             name: n.to_string(),
         })
     }
+}
+
+/// Terraform's error for `var.NAME` or `local.NAME` where the module declares no such
+/// input variable or local value, with its suggestion.
+pub(super) fn undeclared_named_value(
+    m: &MergedModule,
+    root: &str,
+    name: &str,
+) -> Option<(String, String)> {
+    if root == "var" {
+        if m.variables.contains_key(name) {
+            return None;
+        }
+        let hint = match super::arguments::suggestion(name, m.variables.keys()) {
+            Some(s) => format!(" Did you mean {s:?}?"),
+            None => {
+                format!(" This variable can be declared with a variable \"{name}\" {{}} block.")
+            }
+        };
+        return Some((
+            "Reference to undeclared input variable".into(),
+            format!("An input variable with the name \"{name}\" has not been declared.{hint}"),
+        ));
+    }
+    if m.locals.contains_key(name) {
+        return None;
+    }
+    let hint = super::arguments::suggestion(name, m.locals.keys())
+        .map(|s| format!(" Did you mean {s:?}?"))
+        .unwrap_or_default();
+    Some((
+        "Reference to undeclared local value".into(),
+        format!("A local value with the name \"{name}\" has not been declared.{hint}"),
+    ))
 }

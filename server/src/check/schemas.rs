@@ -139,7 +139,8 @@ fn attribute_references(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             let all: Vec<&str> = known.iter().chain(computed(type_name)).copied().collect();
-            if all.contains(&attribute) {
+            // `count` has its own error (walk_values.rs), and the schema is not consulted.
+            if all.contains(&attribute) || attribute == "count" {
                 continue;
             }
             let hint = super::arguments::suggestion_among(attribute, &all)

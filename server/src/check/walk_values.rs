@@ -82,13 +82,14 @@ fn repetition(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `Missing resource instance key` and `Unexpected resource instance key`, where the
-/// validate walk checks references statically (not in output values, as recorded).
+/// `Missing resource instance key`, `Unexpected resource instance key` and the `count`
+/// attribute Terraform 0.12 removed, where the validate walk checks references
+/// statically (instance keys not in output values, as recorded in
+/// fixtures/validate/walk-values; the `count` attribute there too, as recorded in
+/// fixtures/validate/refs-index-keys).
 fn instance_keys(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     super::evaluated::walk(m, |expr, place| {
-        if place.block == "output" {
-            return;
-        }
+        let in_output = place.block == "output";
         for r in references(expr) {
             let (mode, rest) = match r.subject.strip_prefix("data.") {
                 Some(rest) => (Mode::Data, rest),
@@ -115,8 +116,19 @@ fn instance_keys(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             } else {
                 None
             };
-            let start = r.span.start as usize;
-            let span = Span::new(start, start + r.subject.len());
+            let span = r.subject_span;
+            if r.remaining.first().is_some_and(|s| s == ".count") {
+                out.push(error(
+                    m,
+                    place.file,
+                    span,
+                    "Invalid resource count attribute",
+                    format!("The special \"count\" attribute is no longer supported after Terraform v0.12. Instead, use length({address}) to count resource instances."),
+                ));
+            }
+            if in_output {
+                continue;
+            }
             match (repeated, keyed) {
                 (Some((arg, example)), false)
                     if r.remaining.first().is_some_and(|s| s.starts_with('.')) =>

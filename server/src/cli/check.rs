@@ -143,7 +143,17 @@ impl Report {
                 ws.file(&d.path)
                     .map_or_else(|| SourcePositions::new(""), |f| f.positions())
             });
-            let (start, end) = pos.range(d.span.start as usize, d.span.end as usize);
+            let (start, end) = if d.path.as_os_str().is_empty() {
+                // A diagnostic without a place: Terraform prints the zero range.
+                let at = |n| SourcePos {
+                    line: 0,
+                    column: n,
+                    byte: n,
+                };
+                (at(0), at(1))
+            } else {
+                pos.range(d.span.start as usize, d.span.end as usize)
+            };
             let filename = d
                 .path
                 .strip_prefix(root)

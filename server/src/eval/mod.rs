@@ -6,11 +6,15 @@ mod conform;
 mod constant;
 mod evaluate;
 mod functions;
+mod parse_ref;
 mod references;
 mod value;
 
 pub use conform::conform;
 pub use constant::constant;
 pub use evaluate::{evaluate, EvalError, Scope};
-pub use references::{reference_at, references, Reference};
+pub use parse_ref::RefError;
+pub use references::{
+    parse_references, parse_references_within, reference_at, references, Reference,
+};
 pub use value::{compare, format_number, Value};

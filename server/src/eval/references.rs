@@ -2,8 +2,10 @@
 //! `Variables()` then `addrs.ParseRef`): a traversal from a root name, ended by a splat
 //! or a computed index; names bound by `for` expressions are not references.
 
+use super::parse_ref::{parse_ref, Key, RefError, Step};
 use crate::syntax::{
-    json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, TemplatePart, TraversalStep,
+    json_string_template, Expr, ExprKind, Ident, JsonKind, JsonValue, Span, TemplatePart,
+    TraversalStep,
 };
 
 /// One reference: the object referred to and the rest of the traversal.
@@ -18,6 +20,9 @@ pub struct Reference {
     pub remaining: Vec<String>,
     /// The whole traversal in the source.
     pub span: Span,
+    /// Where the subject is written: the range Terraform reports a reference's errors at
+    /// (`var.x` of `var.x.y`, `aws_instance.a[0]` of `aws_instance.a[0].id`).
+    pub subject_span: Span,
 }
 
 impl Reference {
@@ -50,9 +55,28 @@ pub fn reference_at(body: &crate::syntax::Body, offset: usize) -> Option<Referen
         .find_map(|b| reference_at(&b.body, offset))
 }
 
-/// Every reference in `expr`, in source order.
+/// Every reference in `expr`, in source order (traversals Terraform's parser rejects
+/// are left out; `parse_references` has them).
 pub fn references(expr: &Expr) -> Vec<Reference> {
-    let mut walker = Walker::default();
+    parse_references(expr).into_iter().flatten().collect()
+}
+
+/// Every traversal of `expr` from a root name, in source order, read as Terraform's
+/// reference parser reads it: the reference, or the parser's error.
+pub fn parse_references(expr: &Expr) -> Vec<Result<Reference, RefError>> {
+    parse_references_within(expr, &[])
+}
+
+/// `parse_references` inside `dynamic` blocks whose iterators are `bound`: traversals
+/// from those names are the current element, not references.
+pub fn parse_references_within(
+    expr: &Expr,
+    bound: &[Box<str>],
+) -> Vec<Result<Reference, RefError>> {
+    let mut walker = Walker {
+        bound: bound.iter().map(|b| b.to_string()).collect(),
+        found: Vec::new(),
+    };
     walker.expr(expr);
     walker.found
 }
@@ -60,21 +84,15 @@ pub fn references(expr: &Expr) -> Vec<Reference> {
 #[derive(Default)]
 struct Walker {
     bound: Vec<String>,
-    found: Vec<Reference>,
-}
-
-/// A step usable in a reference: `.name` or an index with a literal key.
-enum Step {
-    Attr(String),
-    Key(String),
+    found: Vec<Result<Reference, RefError>>,
 }
 
 impl Walker {
     fn expr(&mut self, expr: &Expr) {
         match &expr.kind {
-            ExprKind::Variable(id) => self.traversal(&id.name, &[], expr.span),
+            ExprKind::Variable(id) => self.traversal(id, &[], expr.span),
             ExprKind::Traversal { root, steps } => match &root.kind {
-                ExprKind::Variable(id) => self.rooted(&id.name, steps, expr.span),
+                ExprKind::Variable(id) => self.rooted(id, steps, expr.span),
                 _ => {
                     self.expr(root);
                     self.step_exprs(steps);
@@ -172,16 +190,32 @@ impl Walker {
     }
 
     /// A traversal from a root name: the reference ends at the first splat or computed
-    /// index; what follows is walked for references of its own.
-    fn rooted(&mut self, root: &str, steps: &[TraversalStep], span: Span) {
+    /// index (HCL's `Variables()`); what follows is walked for references of its own.
+    fn rooted(&mut self, root: &Ident, steps: &[TraversalStep], span: Span) {
         let mut usable = Vec::new();
         let mut end = span.end;
         let mut rest = &steps[..0];
         for (i, step) in steps.iter().enumerate() {
             let literal = match step {
-                TraversalStep::Attr(id) => Some(Step::Attr(id.name.to_string())),
-                TraversalStep::LegacyIndex(n, _) => Some(Step::Key(n.to_string())),
-                TraversalStep::Index(e) => literal_key(e).map(Step::Key),
+                TraversalStep::Attr(id) => Some(Step::Attr(
+                    id.name.to_string(),
+                    Span {
+                        start: id.span.start.saturating_sub(1),
+                        end: id.span.end,
+                    },
+                )),
+                TraversalStep::LegacyIndex(n, s) => {
+                    Some(Step::Key(Key::Number(n.to_string().into()), *s))
+                }
+                TraversalStep::Index(e) => literal_key(e).map(|k| {
+                    Step::Key(
+                        k,
+                        Span {
+                            start: e.span.start.saturating_sub(1),
+                            end: e.span.end + 1,
+                        },
+                    )
+                }),
                 TraversalStep::AttrSplat(_) | TraversalStep::FullSplat(_) => None,
             };
             match literal {
@@ -212,14 +246,15 @@ impl Walker {
         }
     }
 
-    fn traversal(&mut self, root: &str, steps: &[Step], span: Span) {
-        if self.bound.iter().any(|b| b == root) {
+    fn traversal(&mut self, root: &Ident, steps: &[Step], span: Span) {
+        if self.bound.iter().any(|b| **b == *root.name) {
             return;
         }
-        if let Some(mut reference) = parse_ref(root, steps) {
-            reference.span = span;
-            self.found.push(reference);
-        }
+        let root_span = Span {
+            start: span.start,
+            end: span.start + root.name.len() as u32,
+        };
+        self.found.push(parse_ref(&root.name, root_span, steps));
     }
 }
 
@@ -233,102 +268,16 @@ fn step_start(step: &TraversalStep) -> u32 {
     }
 }
 
-/// An index key written as a literal, rendered as Terraform prints keys: `0`, `"a"`.
-fn literal_key(e: &Expr) -> Option<String> {
+/// An index key HCL keeps in the traversal: a literal (a parenthesised or negated
+/// number is an expression, which ends the traversal).
+fn literal_key(e: &Expr) -> Option<Key> {
     match &e.kind {
-        ExprKind::Number(n) => Some(n.to_string()),
-        ExprKind::String(s) => Some(format!("{s:?}")),
-        ExprKind::Parens(inner) => literal_key(inner),
+        ExprKind::Number(n) => Some(Key::Number(n.clone())),
+        ExprKind::String(s) => Some(Key::String(s.clone())),
+        ExprKind::Bool(b) => Some(Key::Bool(*b)),
+        ExprKind::Null => Some(Key::Null),
         _ => None,
     }
-}
-
-fn render(steps: &[Step]) -> Vec<String> {
-    steps
-        .iter()
-        .map(|s| match s {
-            Step::Attr(a) => format!(".{a}"),
-            Step::Key(k) => format!("[{k}]"),
-        })
-        .collect()
-}
-
-fn attr(step: Option<&Step>) -> Option<&str> {
-    match step? {
-        Step::Attr(a) => Some(a),
-        Step::Key(_) => None,
-    }
-}
-
-fn key(step: Option<&Step>) -> Option<&str> {
-    match step? {
-        Step::Key(k) => Some(k),
-        Step::Attr(_) => None,
-    }
-}
-
-/// `addrs.ParseRef`: which object a traversal refers to. `None` where Terraform's parser
-/// rejects the traversal (it then lists nothing for it).
-fn parse_ref(root: &str, steps: &[Step]) -> Option<Reference> {
-    let simple = |subject: String, used: usize| Reference {
-        subject,
-        container: None,
-        remaining: render(&steps[used..]),
-        span: Span::default(),
-    };
-    match root {
-        "var" | "local" | "count" | "each" | "path" | "terraform" => {
-            let name = attr(steps.first())?;
-            Some(simple(format!("{root}.{name}"), 1))
-        }
-        "self" => Some(simple("self".into(), 0)),
-        "module" => {
-            let name = attr(steps.first())?;
-            let call = format!("module.{name}");
-            let (instance, used) = match key(steps.get(1)) {
-                Some(k) => (format!("{call}[{k}]"), 2),
-                None => (call.clone(), 1),
-            };
-            match attr(steps.get(used)) {
-                Some(output) => Some(Reference {
-                    subject: format!("{instance}.{output}"),
-                    container: Some(instance),
-                    remaining: render(&steps[used + 1..]),
-                    span: Span::default(),
-                }),
-                None => Some(Reference {
-                    container: (used == 2).then_some(call),
-                    ..simple(instance, used)
-                }),
-            }
-        }
-        "data" | "ephemeral" => {
-            let type_name = attr(steps.first())?;
-            let name = attr(steps.get(1))?;
-            resource_ref(format!("{root}.{type_name}.{name}"), steps, 2)
-        }
-        _ => {
-            let name = attr(steps.first())?;
-            resource_ref(format!("{root}.{name}"), steps, 1)
-        }
-    }
-}
-
-fn resource_ref(resource: String, steps: &[Step], used: usize) -> Option<Reference> {
-    Some(match key(steps.get(used)) {
-        Some(k) => Reference {
-            subject: format!("{resource}[{k}]"),
-            container: Some(resource),
-            remaining: render(&steps[used + 1..]),
-            span: Span::default(),
-        },
-        None => Reference {
-            subject: resource,
-            container: None,
-            remaining: render(&steps[used..]),
-            span: Span::default(),
-        },
-    })
 }
 
 #[cfg(test)]
@@ -384,6 +333,40 @@ mod tests {
             refs("count").is_empty(),
             "a bare `count` is not a valid reference"
         );
+    }
+
+    fn errors(src: &str) -> Vec<(&'static str, String, Option<&'static str>)> {
+        let file = parse(&format!("x = {src}\n"), Syntax::Native, None);
+        parse_references(&file.body.attributes[0].expr)
+            .into_iter()
+            .filter_map(Result::err)
+            .map(|e| (e.summary, e.detail, e.unnamed))
+            .collect()
+    }
+
+    #[test]
+    fn traversals_the_parser_rejects() {
+        let bare = errors("var");
+        assert_eq!(bare.len(), 1);
+        assert!(bare[0].1.contains("cannot be accessed directly"));
+        assert_eq!(
+            bare[0].2,
+            Some("var"),
+            "an unnamed variable is still looked up"
+        );
+        assert!(errors("var[0]")[0]
+            .1
+            .contains("does not support this operation"));
+        assert!(errors("data.t")[0].1.contains("two attribute names"));
+        assert_eq!(errors("terraform_data[0].x")[0].2, None);
+        assert_eq!(errors("lazy.x")[0].0, "Reserved symbol name");
+        assert_eq!(errors("a.b[true]")[0].0, "Invalid index key");
+        assert!(errors("a.b[1.5]")[0].1.contains("whole number"));
+        assert!(
+            errors("a.b[(1.5)]").is_empty(),
+            "an expression key is evaluated"
+        );
+        assert!(errors("[for var in x : var]").iter().all(|e| e.2.is_none()));
     }
 
     #[test]

@@ -41,7 +41,8 @@ impl Workspace {
         .map(|d| PlanDiagnostic {
             summary: d.summary,
             detail: d.detail,
-            place: Some((d.path, d.span)),
+            // Some follow-up errors have no place in any file.
+            place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
         })
         .collect();
         if !errors.is_empty() {
