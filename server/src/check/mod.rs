@@ -16,6 +16,7 @@ mod duplicates;
 mod endpoints;
 mod ephemeral;
 mod evaluated;
+mod evaluation;
 mod functions;
 mod imports;
 mod lifecycle;
@@ -30,6 +31,7 @@ mod providers;
 mod provisioners;
 mod refactoring;
 mod references;
+mod repetition;
 mod required_providers;
 mod root_outputs;
 mod schemas;
@@ -37,6 +39,7 @@ mod syntax;
 mod terraform_block;
 mod variables;
 mod versions;
+mod walk_scope;
 mod walk_values;
 
 use std::path::PathBuf;
@@ -177,7 +180,9 @@ fn check(
     }
     contexts::check(merged, &mut out);
     walk_values::check(merged, &mut out);
+    repetition::check(merged, &mut out);
     functions::check(merged, &mut out);
+    evaluation::check(merged, &mut out);
     ephemeral::check(merged, &mut out);
     references::check(merged, children, &mut out);
     modules::check(merged, children, &mut out);
