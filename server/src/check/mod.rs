@@ -23,6 +23,7 @@ mod lifecycle;
 mod literal;
 mod marks;
 mod meta;
+mod module_arguments;
 mod module_providers;
 mod module_sources;
 mod modules;
@@ -186,6 +187,9 @@ fn check(
     ephemeral::check(merged, &mut out);
     references::check(merged, children, &mut out);
     modules::check(merged, children, &mut out);
+    if role == Role::Root {
+        module_arguments::check(merged, children, &mut out);
+    }
     schemas::check(merged, &mut out);
     out
 }
