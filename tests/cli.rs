@@ -502,7 +502,7 @@ fn variable_errors_have_terraforms_texts_and_places() {
     );
     assert_eq!(
         detail("override.tf", 2),
-        "Overriding this variable's type constraint has made its default value invalid: string required, but have tuple."
+        "Overriding this variable's type constraint has made its default value invalid: string required."
     );
 }
 

@@ -8,7 +8,7 @@
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
 use crate::schema::{function, functions};
-use crate::syntax::{Expr, ExprKind, Span, TemplatePart};
+use crate::syntax::{ExprKind, Span};
 
 /// Code of a function call HCL rejects.
 pub const FUNCTION_CALL: &str = "invalid-function-call";
@@ -75,7 +75,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                 );
             } else if f.variadic.is_none() && args.len() > params.len() {
                 push(
-                    start_range(&args[params.len()]),
+                    args[params.len()].start_range(),
                     "Too many function arguments",
                     format!(
                         "Function {:?} expects only {} argument(s).",
@@ -94,33 +94,5 @@ fn removed(name: &str) -> Option<&'static str> {
         "list" => Some("use tolist([ ... ]) syntax to write a literal list"),
         "map" => Some("use tomap({ ... }) syntax to write a literal map"),
         _ => None,
-    }
-}
-
-/// Where HCL says an expression starts (`StartRange`): a quoted string's first literal
-/// part, inside the quotes; an operation's first operand; a call's name; a bracket.
-fn start_range(e: &Expr) -> Span {
-    let one = |at: u32| Span::new(at as usize, at as usize + 1);
-    match &e.kind {
-        ExprKind::String(s) => {
-            let start = e.span.start as usize + 1;
-            Span::new(start, start + s.len())
-        }
-        ExprKind::Template(parts) => {
-            let start = e.span.start as usize + 1;
-            match parts.first() {
-                Some(TemplatePart::Literal(text)) => Span::new(start, start + text.len()),
-                Some(TemplatePart::Interpolation(inner)) => start_range(inner),
-                _ => one(e.span.start),
-            }
-        }
-        ExprKind::FuncCall { name, .. } => name.span,
-        ExprKind::Binary { operands, .. } => start_range(&operands[0]),
-        ExprKind::Conditional(parts) => start_range(&parts[0]),
-        ExprKind::Tuple(_) | ExprKind::Object(_) | ExprKind::For(_) | ExprKind::Parens(_) => {
-            one(e.span.start)
-        }
-        ExprKind::Unary { .. } => one(e.span.start),
-        _ => e.span,
     }
 }

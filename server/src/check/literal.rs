@@ -52,9 +52,9 @@ pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnosti
         Some(Value::String(s)) if matches!(s.as_str(), "true" | "false" | "1" | "0") => None,
         Some(Value::String(_)) => Some("a bool is required".into()),
         Some(Value::Null) => Some("null value is not allowed".into()),
-        Some(Value::Number(_)) => Some("bool required, but have number".into()),
-        Some(Value::Array(_)) => Some("bool required, but have tuple".into()),
-        Some(Value::Object(_)) => Some("bool required, but have object".into()),
+        Some(Value::Number(_)) => Some("bool required".into()),
+        Some(Value::Array(_)) => Some("bool required".into()),
+        Some(Value::Object(_)) => Some("bool required".into()),
         None => None,
     };
     if let Some(problem) = problem {

@@ -16,12 +16,14 @@ mod duplicates;
 mod endpoints;
 mod ephemeral;
 mod evaluated;
+mod evaluation;
 mod functions;
 mod imports;
 mod lifecycle;
 mod literal;
 mod marks;
 mod meta;
+mod module_arguments;
 mod module_providers;
 mod module_sources;
 mod modules;
@@ -31,6 +33,7 @@ mod provisioners;
 mod refactoring;
 mod reference_syntax;
 mod references;
+mod repetition;
 mod required_providers;
 mod root_outputs;
 mod schemas;
@@ -39,6 +42,7 @@ mod syntax;
 mod terraform_block;
 mod variables;
 mod versions;
+mod walk_scope;
 mod walk_values;
 
 use std::path::PathBuf;
@@ -179,10 +183,15 @@ fn check(
     }
     contexts::check(merged, &mut out);
     walk_values::check(merged, &mut out);
+    repetition::check(merged, &mut out);
     functions::check(merged, &mut out);
+    evaluation::check(merged, &mut out);
     ephemeral::check(merged, &mut out);
     references::check(merged, children, &mut out);
     modules::check(merged, children, &mut out);
+    if role == Role::Root {
+        module_arguments::check(merged, children, &mut out);
+    }
     schemas::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
     let walked = out.split_off(walk_start);

@@ -1,22 +1,18 @@
-//! Values the validate walk can judge without any provider or input
-//! (`internal/terraform/eval_count.go`, `eval_for_each.go`, `evaluate_valid.go`,
-//! `node_local.go`): a constant `count` that is negative or not a number, a constant
-//! `for_each` that is neither a map nor a set, references to a resource's attributes
-//! without the instance key its `count`/`for_each` requires (or with one it does not
-//! take), and a local value that refers to itself.
-
-use serde_json::Value as Json;
+//! References the validate walk can judge without any provider or input
+//! (`internal/terraform/evaluate_valid.go`, `node_local.go`): references to a
+//! resource's attributes without the instance key its `count`/`for_each` requires (or
+//! with one it does not take), and a local value that refers to itself. The values of
+//! `count` and `for_each` are judged in `repetition.rs`.
 
 use super::{at, Diagnostic, Severity};
-use crate::eval::{constant, references};
+use crate::eval::references;
 use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
-use crate::syntax::{Span, Syntax};
+use crate::syntax::Span;
 
 /// Code of a value the validate walk rejects.
 pub const WALK_VALUE: &str = "invalid-value";
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    repetition(m, out);
     instance_keys(m, out);
     self_referencing_locals(m, out);
 }
@@ -30,56 +26,6 @@ fn error(m: &MergedModule, file: u32, span: Span, summary: &str, detail: String)
         summary.into(),
         detail,
     )
-}
-
-/// Constant `count` and `for_each` arguments of resources.
-fn repetition(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
-            continue;
-        }
-        let file_index = fi as u32;
-        for block in file.syntax.body.blocks_of("resource") {
-            if let Some(count) = block.body.attribute("count") {
-                let span = count.expr.span;
-                match constant(&count.expr) {
-                    Some(Json::Number(n)) if n.as_f64().is_some_and(|v| v < 0.0) => out.push(error(
-                        m,
-                        file_index,
-                        span,
-                        "Invalid count argument",
-                        "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.".into(),
-                    )),
-                    Some(Json::String(s)) if s.trim().parse::<f64>().is_err() => out.push(error(
-                        m,
-                        file_index,
-                        span,
-                        "Incorrect value type",
-                        "Invalid expression value: a number is required.".into(),
-                    )),
-                    _ => {}
-                }
-            }
-            if let Some(for_each) = block.body.attribute("for_each") {
-                let kind = match constant(&for_each.expr) {
-                    Some(Json::Array(_)) => Some("tuple"),
-                    Some(Json::String(_)) => Some("string"),
-                    Some(Json::Number(_)) => Some("number"),
-                    Some(Json::Bool(_)) => Some("bool"),
-                    _ => None,
-                };
-                if let Some(kind) = kind {
-                    out.push(error(
-                        m,
-                        file_index,
-                        for_each.expr.span,
-                        "Invalid for_each argument",
-                        format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {kind}."),
-                    ));
-                }
-            }
-        }
-    }
 }
 
 /// `Missing resource instance key`, `Unexpected resource instance key` and the `count`

@@ -24,6 +24,9 @@ pub struct EvalError {
     pub detail: String,
     /// The expression at fault.
     pub span: Span,
+    /// The function whose call failed, for `Invalid function argument` and `Error in
+    /// function call` in Terraform's words (not set where the reason is Strata's own).
+    pub function: Option<String>,
 }
 
 impl EvalError {
@@ -33,6 +36,7 @@ impl EvalError {
             summary: summary.to_string(),
             detail: detail.into(),
             span,
+            function: None,
         }
     }
 }
@@ -115,7 +119,11 @@ impl Evaluator<'_> {
                 )
             }),
             ExprKind::String(s) => Ok(Value::String(s.to_string())),
-            ExprKind::Template(parts) => self.template(parts),
+            // A lone interpolation is HCL's template wrapper: its value as it is.
+            ExprKind::Template(parts) => match parts.as_slice() {
+                [TemplatePart::Interpolation(inner)] => self.expr(inner),
+                _ => self.template(parts),
+            },
             ExprKind::Variable(id) => self.traversal_from_name(&id.name, &[], span),
             ExprKind::Traversal { root, steps } => match &root.kind {
                 ExprKind::Variable(id) => self.traversal_from_name(&id.name, steps, span),
@@ -165,7 +173,12 @@ impl Evaluator<'_> {
                 })
             }
             ExprKind::Conditional(parts) => match self.expr(&parts[0])? {
-                Value::Unknown => Ok(Value::Unknown),
+                // HCL evaluates both results when it cannot choose, and reports their errors.
+                Value::Unknown => {
+                    self.expr(&parts[1])?;
+                    self.expr(&parts[2])?;
+                    Ok(Value::Unknown)
+                }
                 cond => match cond.to_bool() {
                     Some(true) => self.expr(&parts[1]),
                     Some(false) => self.expr(&parts[2]),

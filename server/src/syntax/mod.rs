@@ -14,6 +14,7 @@ mod lexer;
 mod native;
 mod recover;
 mod scan;
+mod start_range;
 
 use std::fmt;
 use std::sync::Arc;

@@ -1,10 +1,11 @@
 //! Conversion of a value to a type constraint with go-cty's unsafe rules (spec §2.5).
 //!
 //! As in go-cty, conversion is decided first from the types: where no conversion exists,
-//! the error is a type-mismatch message (`element 1: number required, but have bool`).
+//! the error is a type-mismatch message (`element 1: number required`).
 //! Where one exists, it can still fail on a value (`"x"` to number); that error carries
-//! the path to the value (`[0].a: a number is required`). Messages follow go-cty 1.16.3
-//! and later (Terraform 1.13+, OpenTofu 1.10+): `bool required, but have number`.
+//! the path to the value (`[0].a: a number is required`). Messages follow go-cty 1.16.2,
+//! as Terraform 1.11.4 prints them (`bool required`; later releases add `, but have
+//! number`).
 
 use std::collections::BTreeMap;
 
@@ -175,16 +176,10 @@ fn kind_name(t: &Type) -> &'static str {
     }
 }
 
-/// `X required`, with `, but have Y` where go-cty 1.16.3+ adds it.
-fn required(source: &Type, target: &Type) -> String {
-    let add_source = source.is_primitive() != target.is_primitive()
-        || *target == Type::String
-        || (source.is_primitive() && target.is_primitive());
-    if add_source {
-        format!("{target} required, but have {source}")
-    } else {
-        format!("{target} required")
-    }
+/// `X required`: go-cty 1.16.2's message, as Terraform 1.11 prints it (1.16.3 and later
+/// add `, but have Y`).
+fn required(_source: &Type, target: &Type) -> String {
+    format!("{target} required")
 }
 
 fn attributes_required(names: &[&str]) -> String {

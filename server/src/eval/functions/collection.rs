@@ -47,7 +47,8 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "flatten" => |a, _| {
             let mut out = Vec::new();
-            flatten_into(elements(a, 0)?, &mut out)?;
+            let items = elements(a, 0).map_err(|_| "can only flatten lists, sets and tuples")?;
+            flatten_into(items, &mut out)?;
             Ok(Value::Tuple(out))
         },
         "keys" => |a, _| match arg(a, 0)? {
@@ -139,7 +140,9 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "coalescelist" => |a, _| {
             for i in 0..a.len() {
-                if !elements(a, i)?.is_empty() {
+                let items =
+                    elements(a, i).map_err(|_| "coalescelist arguments must be lists or tuples")?;
+                if !items.is_empty() {
                     return Ok(a[i].clone());
                 }
             }
@@ -248,14 +251,22 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "alltrue" => |a, _| {
             let mut all = true;
-            for v in elements(a, 0)? {
+            let items = elements(a, 0)?;
+            if items.iter().any(Value::is_null) {
+                return Ok(Value::Unknown);
+            }
+            for v in items {
                 all &= v.to_bool().ok_or("elements must be bools")?;
             }
             Ok(Value::Bool(all))
         },
         "anytrue" => |a, _| {
             let mut any = false;
-            for v in elements(a, 0)? {
+            let items = elements(a, 0)?;
+            if items.iter().any(Value::is_null) {
+                return Ok(Value::Unknown);
+            }
+            for v in items {
                 any |= v.to_bool().ok_or("elements must be bools")?;
             }
             Ok(Value::Bool(any))
@@ -267,7 +278,9 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             }
             let mut total = 0.0;
             for i in 0..items.len() {
-                total += number(items, i)?;
+                total += number(items, i).map_err(|_| {
+                    "argument must be list, set, or tuple of number values".to_string()
+                })?;
             }
             Ok(Value::Number(total))
         },
@@ -301,7 +314,9 @@ fn length(a: &[Value], _: &Evaluator) -> Outcome {
             .map(<[Value]>::len)
             .or_else(|| v.attributes().map(BTreeMap::len))
             .map(|n| Value::Number(n as f64))
-            .ok_or_else(|| format!("argument must have a length; {} has none", v.type_name())),
+            .ok_or_else(|| {
+                "argument must be a string, a collection type, or a structural type".to_string()
+            }),
     }
 }
 
@@ -343,5 +358,5 @@ fn flatten_into(items: &[Value], out: &mut Vec<Value>) -> Result<(), String> {
 /// A map or object argument.
 fn map_of(v: &Value) -> Result<&BTreeMap<String, Value>, String> {
     v.attributes()
-        .ok_or_else(|| format!("a map or object is required, but have {}", v.type_name()))
+        .ok_or_else(|| "must have map or object type".to_string())
 }

@@ -15,6 +15,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "tonumber" => |a, _| match arg(a, 0)? {
             Value::Null => Ok(Value::Null),
+            Value::String(s) => string_to_number(s),
             v => v
                 .to_number()
                 .map(Value::Number)
@@ -32,7 +33,12 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             v => v
                 .elements()
                 .map(|items| Value::List(items.to_vec()))
-                .ok_or_else(|| format!("cannot convert {} to list", v.type_name())),
+                .ok_or_else(|| {
+                    format!(
+                        "cannot convert {} to list of any single type",
+                        v.type_name()
+                    )
+                }),
         },
         "toset" => |a, _| match arg(a, 0)? {
             Value::Unknown => Ok(Value::Unknown),
@@ -41,7 +47,10 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                     Ok(Value::set(items.to_vec()))
                 }
                 Some(_) => Ok(Value::Unknown),
-                None => Err(format!("cannot convert {} to set", v.type_name())),
+                None => Err(format!(
+                    "cannot convert {} to set of any single type",
+                    v.type_name()
+                )),
             },
         },
         "tomap" => |a, _| match arg(a, 0)? {
@@ -49,10 +58,20 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             v => v
                 .attributes()
                 .map(|m| Value::Map(m.clone()))
-                .ok_or_else(|| format!("cannot convert {} to map", v.type_name())),
+                .ok_or_else(|| {
+                    format!("cannot convert {} to map of any single type", v.type_name())
+                }),
         },
         "sensitive" | "nonsensitive" | "ephemeralasnull" => |a, _| Ok(arg(a, 0)?.clone()),
         "issensitive" => |_, _| Ok(Value::Bool(false)),
         _ => return None,
     })
+}
+
+/// `tonumber` of a string: a number in decimal notation.
+fn string_to_number(s: &str) -> Result<Value, String> {
+    Value::String(s.to_string())
+        .to_number()
+        .map(Value::Number)
+        .ok_or_else(|| format!("cannot convert {:?} to number; given string must be a decimal representation of a number", s))
 }

@@ -55,11 +55,13 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
     })
 }
 
-/// `path` resolved against the module directory; `None` when it leads outside it.
+/// `path` resolved against the module directory; `None` when it leads outside it or
+/// there is no directory.
 fn resolve(ev: &Evaluator, path: &str) -> Result<Option<PathBuf>, String> {
-    let base = ev
-        .module_dir()
-        .ok_or("files cannot be read in this context")?;
+    // Where no directory is given, what a file holds is unknown.
+    let Some(base) = ev.module_dir() else {
+        return Ok(None);
+    };
     let joined = base.join(path);
     let normal = normalize(&joined);
     Ok(normal.starts_with(normalize(base)).then_some(normal))

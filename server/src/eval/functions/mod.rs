@@ -7,6 +7,7 @@
 //! is one of the few that look only at the shape of their arguments (`length`, `concat`,
 //! ...).
 
+mod argument_errors;
 mod cidr;
 mod collection;
 mod conversion;
@@ -14,13 +15,18 @@ mod encoding;
 mod files;
 mod hash;
 mod numeric;
+mod parameters;
 mod string;
 
 use super::evaluate::{EvalError, Evaluator};
 use super::value::Value;
+use crate::schema::{function as signature, Dialect};
 use crate::syntax::{Expr, Span};
+use argument_errors::terraform_failure;
+use parameters::{conversion_error, parameter_type};
 
-/// What a function implementation returns: a value, or the reason the call failed.
+/// What a function implementation returns: a value, or the reason the call failed (in
+/// go-cty's words; `argument_errors` says which reasons are about one argument).
 type Outcome = Result<Value, String>;
 
 /// A function implementation: its evaluated arguments, and the evaluator for the few that
@@ -58,6 +64,7 @@ pub(super) fn call(
     expand_final: bool,
     span: Span,
 ) -> Result<Value, EvalError> {
+    let written = name;
     let name = name.strip_prefix("core::").unwrap_or(name);
     match name {
         "try" => return try_each(ev, args, span),
@@ -68,6 +75,7 @@ pub(super) fn call(
             return Ok(match ev.expr(arg) {
                 Ok(v) if !v.is_wholly_known() => Value::Unknown,
                 Ok(_) => Value::Bool(true),
+                Err(e) if unimplemented(&e) => Value::Unknown,
                 Err(_) => Value::Bool(false),
             });
         }
@@ -85,22 +93,35 @@ pub(super) fn call(
         .iter()
         .map(|a| ev.expr(a))
         .collect::<Result<Vec<_>, _>>()?;
+    // Where each argument was written: an expanded argument's elements all point at it.
+    let mut places: Vec<Span> = args.iter().map(Expr::start_range).collect();
     if expand_final {
+        let whole = args.last().map_or(span, |a| a.span);
+        places.pop();
         match values.pop() {
             Some(Value::Unknown) => return Ok(Value::Unknown),
             Some(last) => match last.elements() {
-                Some(items) => values.extend(items.iter().cloned()),
+                Some(items) => {
+                    places.extend(items.iter().map(|_| whole));
+                    values.extend(items.iter().cloned());
+                }
                 None => {
                     return Err(EvalError::new(
                         "Invalid expanding argument value",
                         "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
-                        span,
+                        whole,
                     ))
                 }
             },
             None => {}
         }
     }
+    let call = Call {
+        name: written,
+        places: &places,
+        span,
+    };
+    call.convert(&values)?;
     // A wholly unknown argument (of a type not known yet) makes every result unknown;
     // only unknowns nested inside a known collection can be looked past.
     if values.iter().any(|v| matches!(v, Value::Unknown))
@@ -108,13 +129,82 @@ pub(super) fn call(
     {
         return Ok(Value::Unknown);
     }
-    function(&values, ev).map_err(|reason| {
-        EvalError::new(
-            "Error in function call",
-            format!("Call to function \"{name}\" failed: {reason}."),
-            span,
-        )
+    function(&values, ev).map_err(|reason| match terraform_failure(name, &reason) {
+        Some(argument) => call.failed(argument, reason),
+        None => {
+            let mut error = call.failed(None, reason);
+            error.function = None;
+            error
+        }
     })
+}
+
+/// One call being made: the function's name, where each argument was written, and where
+/// the call is.
+struct Call<'a> {
+    name: &'a str,
+    places: &'a [Span],
+    span: Span,
+}
+
+impl Call<'_> {
+    /// HCL's conversion of each argument to its parameter type, then go-cty's refusal of
+    /// a null argument where the parameter does not take one.
+    fn convert(&self, values: &[Value]) -> Result<(), EvalError> {
+        let Some(f) = signature(self.name, Dialect::Terraform) else {
+            return Ok(());
+        };
+        let Some(params) = &f.parameters else {
+            return Ok(());
+        };
+        if values.len() < params.len() || f.variadic.is_none() && values.len() > params.len() {
+            return Err(arity(self.name, self.span));
+        }
+        let param = |i: usize| params.get(i).or(f.variadic.as_ref());
+        for (i, value) in values.iter().enumerate() {
+            let Some(p) = param(i) else { continue };
+            if let Some(reason) = conversion_error(value, &parameter_type(&p.ty)) {
+                return Err(self.failed(Some(i), reason));
+            }
+        }
+        if values.iter().any(|v| matches!(v, Value::Unknown)) {
+            return Ok(());
+        }
+        for (i, value) in values.iter().enumerate() {
+            if value.is_null() && param(i).is_some_and(|p| !p.nullable) {
+                return Err(self.failed(Some(i), "argument must not be null".into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The diagnostic HCL makes of a failed call: `Invalid function argument` at the
+    /// argument a failure names, else `Error in function call` at the name and `(`.
+    fn failed(&self, argument: Option<usize>, reason: String) -> EvalError {
+        let param = signature(self.name, Dialect::Terraform).and_then(|f| {
+            f.parameters
+                .as_ref()?
+                .get(argument?)
+                .or(f.variadic.as_ref())
+        });
+        let mut error = match (param, argument) {
+            (Some(p), Some(i)) => EvalError::new(
+                "Invalid function argument",
+                format!("Invalid value for {:?} parameter: {}.", p.name, reason),
+                self.places.get(i).copied().unwrap_or(self.span),
+            ),
+            _ => {
+                let end = self.span.start as usize + self.name.len() + 1;
+                EvalError::new(
+                    "Error in function call",
+                    format!("Call to function {:?} failed: {}.", self.name, reason),
+                    Span::new(self.span.start as usize, end),
+                )
+            }
+        };
+        error.function = Some(self.name.to_string());
+        error
+    }
 }
 
 fn arity(name: &str, span: Span) -> EvalError {
@@ -131,6 +221,7 @@ fn try_each(ev: &mut Evaluator, args: &[Expr], span: Span) -> Result<Value, Eval
         match ev.expr(arg) {
             Ok(v) if !v.is_wholly_known() => return Ok(Value::Unknown),
             Ok(v) => return Ok(v),
+            Err(e) if unimplemented(&e) => return Ok(Value::Unknown),
             Err(_) => continue,
         }
     }
@@ -139,6 +230,12 @@ fn try_each(ev: &mut Evaluator, args: &[Expr], span: Span) -> Result<Value, Eval
         "Call to function \"try\" failed: no expression succeeded.",
         span,
     ))
+}
+
+/// Whether an error only says that Strata lacks a function (Terraform may have it), so
+/// that `try` and `can` cannot tell what Terraform would get.
+fn unimplemented(e: &EvalError) -> bool {
+    e.summary == "Call to unknown function"
 }
 
 fn lookup(name: &str) -> Option<Function> {

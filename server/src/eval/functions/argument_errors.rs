@@ -1,0 +1,51 @@
+//! The failures of function implementations that are in Terraform's words, and which of
+//! them go-cty reports as an `ArgError`, an error about one argument (HCL then reports
+//! `Invalid function argument` at that argument rather than `Error in function call` at
+//! the call). The implementations return only the reason; this is where each failure
+//! recorded against Terraform 1.11 is written down. Other failures stay Strata's own.
+
+/// A failure recorded against Terraform: the function, how its reason starts, and the
+/// argument it is about.
+const RECORDED: &[(&str, &str, Option<usize>)] = &[
+    (
+        "element",
+        "cannot use element function with an empty list",
+        None,
+    ),
+    (
+        "cidrsubnet",
+        "insufficient address space to extend prefix",
+        None,
+    ),
+    (
+        "length",
+        "argument must be a string, a collection type",
+        None,
+    ),
+    ("keys", "must have map or object type", Some(0)),
+    ("values", "must have map or object type", Some(0)),
+    ("tonumber", "cannot convert \"", Some(0)),
+    ("tolist", "cannot convert string to", Some(0)),
+    ("toset", "cannot convert string to", Some(0)),
+    ("tomap", "cannot convert string to", Some(0)),
+    (
+        "sum",
+        "argument must be list, set, or tuple of number values",
+        Some(0),
+    ),
+    ("flatten", "can only flatten lists, sets and tuples", None),
+    (
+        "coalescelist",
+        "coalescelist arguments must be lists or tuples",
+        None,
+    ),
+];
+
+/// Whether a failure of `function` with `reason` is in Terraform's words, and if so the
+/// argument (from 0) it is about, if any.
+pub(super) fn terraform_failure(function: &str, reason: &str) -> Option<Option<usize>> {
+    RECORDED
+        .iter()
+        .find(|(f, start, _)| *f == function && reason.starts_with(start))
+        .map(|(_, _, argument)| *argument)
+}
