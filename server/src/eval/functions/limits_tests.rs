@@ -297,3 +297,53 @@ fn no_function_panics_on_extreme_arguments() {
         }
     }
 }
+
+/// File functions read regular files inside the module only: a symlink out of it is
+/// unknown like a `../` path, a FIFO is an error instead of a hang.
+#[cfg(unix)]
+#[test]
+fn file_functions_refuse_what_is_not_a_module_file() {
+    use crate::eval::Value;
+    let dir = std::env::temp_dir().join(format!("strata-fn-hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/real.txt"), "hello").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero")).unwrap();
+    std::os::unix::fs::symlink(dir.join("sub/real.txt"), dir.join("inside")).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(dir.join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    let run = |src: &str| match eval_in(src, Some(dir.clone())) {
+        Ok(Value::Unknown) => "UNKNOWN".to_string(),
+        Ok(v) => v.to_json().to_string(),
+        Err(e) => format!("ERROR: {}", e.detail),
+    };
+    for f in ["file", "filebase64", "filemd5", "filesha256", "fileexists"] {
+        assert_eq!(run(&format!("{f}(\"passwd\")")), "UNKNOWN", "{f}");
+        assert_eq!(run(&format!("{f}(\"zero\")")), "UNKNOWN", "{f}");
+    }
+    assert_eq!(run("templatefile(\"passwd\", {})"), "UNKNOWN");
+    assert_eq!(run("file(\"inside\")"), "\"hello\"");
+    assert_eq!(
+        run("filemd5(\"sub/real.txt\")"),
+        "\"5d41402abc4b2a76b9719d911017c592\""
+    );
+    assert_eq!(
+        run("file(\"fifo\")"),
+        "ERROR: Call to function \"file\" failed: cannot read \"fifo\": it is a FIFO (named pipe), not a regular file."
+    );
+    assert_eq!(
+        run("fileexists(\"fifo\")"),
+        "ERROR: Call to function \"fileexists\" failed: \"fifo\" is a named pipe, not a regular file."
+    );
+    assert_eq!(
+        run("fileexists(\"sub\")"),
+        "ERROR: Call to function \"fileexists\" failed: \"sub\" is a directory, not a file."
+    );
+    assert_eq!(run("fileexists(\"nope\")"), "false");
+    assert_eq!(run("fileexists(\"inside\")"), "true");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
