@@ -1,9 +1,10 @@
 //! The effective configuration as HCL text, every piece that came from another file than
 //! the declaration marked `# from <file>:<line>`. Text is copied from the source spans
-//! (never printed from the tree, which would not be byte-identical) and re-indented.
+//! (never printed from the tree, which would not be byte-identical) and re-indented,
+//! except heredoc bodies, whose text is their value and is copied untouched.
 
 use super::{Attr, FileIndex, Lifecycle, MergedModule, Nested, ObjectRef, Origin};
-use crate::syntax::Syntax;
+use crate::syntax::{heredoc_bodies, Syntax};
 
 /// The effective block of one object, as HCL.
 pub fn render_object(m: &MergedModule, object: ObjectRef<'_>) -> String {
@@ -107,20 +108,29 @@ impl<'a> Writer<'a> {
     }
 
     /// Source text re-indented: its first line at `indent`, later lines keeping their
-    /// indentation relative to the first.
+    /// indentation relative to the first. Heredoc body lines are copied as they are:
+    /// their spaces are part of the value.
     fn text(&mut self, indent: usize, text: &str) {
-        let mut lines = text.lines();
-        if let Some(first) = lines.next() {
-            self.line(indent, first.trim_start());
-        }
+        let bodies = heredoc_bodies(text);
         let column = self.last_column;
-        for line in lines {
-            let strip = line
-                .bytes()
-                .take(column)
-                .take_while(|b| *b == b' ' || *b == b'\t')
-                .count();
-            self.line(indent, line[strip..].trim_end());
+        let mut offset = 0;
+        for (i, raw) in text.split_inclusive('\n').enumerate() {
+            let start = offset;
+            offset += raw.len();
+            let line = raw.trim_end_matches(['\n', '\r']);
+            if bodies.iter().any(|b| b.contains(&start)) {
+                self.out.push_str(line);
+                self.out.push('\n');
+            } else if i == 0 {
+                self.line(indent, line.trim_start());
+            } else {
+                let strip = line
+                    .bytes()
+                    .take(column)
+                    .take_while(|b| *b == b' ' || *b == b'\t')
+                    .count();
+                self.line(indent, line[strip..].trim_end());
+            }
         }
     }
 

@@ -218,3 +218,25 @@ fn object_at_finds_base_and_override_blocks() {
     );
     assert!(m.object_at(1, 2).is_none(), "a comment is no object");
 }
+
+/// Heredoc bodies are values: rendering re-indents the code around them, never them.
+#[test]
+fn rendering_keeps_heredoc_bodies_exact() {
+    let body = "      two leading spaces kept  \n\tand a tab\n no indent\n";
+    let m = merged(&[(
+        "main.tf",
+        &format!(
+            "    locals {{\n        a = <<EOT\n{body}EOT\n        b = <<-EOT\n          x\n            y\n          EOT\n    }}\n"
+        ),
+    )]);
+    let text = super::render::render_module(&m);
+    // (HCL allows the closing marker to be indented, so it moves with the code.)
+    assert!(
+        text.contains(&format!("a = <<EOT\n{body}  EOT\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains("b = <<-EOT\n          x\n            y\n"),
+        "{text}"
+    );
+}

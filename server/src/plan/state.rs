@@ -10,9 +10,10 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::merge::strip_instance_keys;
+use crate::text::read::{read_bounded, ReadError};
 
 /// Why a state file could not be read.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum StateError {
     /// The file exists but could not be read.
     #[error("cannot read state file {file}: {reason}")]
@@ -41,6 +42,14 @@ pub enum StateError {
         file: String,
         /// The version found.
         version: u64,
+    },
+    /// A `version` that is missing or not a whole number, in Terraform's words.
+    #[error("state file {file}: Unsupported state file format: {detail}")]
+    InvalidVersion {
+        /// The state file.
+        file: String,
+        /// Terraform's detail.
+        detail: String,
     },
     /// A resource or instance that Terraform would refuse to load.
     #[error("state file {file}: {resource}: {reason}")]
@@ -160,12 +169,17 @@ impl StateResource {
     }
 }
 
-/// Reads the state file at `path`; `Ok(None)` when there is none (an empty state).
+/// The largest state file Strata reads (256 MiB): larger ones, or a sparse file claiming
+/// to be, are refused with an error rather than read whole.
+pub const MAX_STATE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads the state file at `path`; `Ok(None)` when there is none (an empty state). Only
+/// a regular file of at most [`MAX_STATE_BYTES`] is read.
 pub fn read_state(path: &Path) -> Result<Option<State>, StateError> {
     let file = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+    let bytes = match read_bounded(path, MAX_STATE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(ReadError::NotFound) => return Ok(None),
         Err(e) => {
             return Err(StateError::Unreadable {
                 file,
@@ -173,6 +187,13 @@ pub fn read_state(path: &Path) -> Result<Option<State>, StateError> {
             })
         }
     };
+    let text = String::from_utf8(bytes).map_err(|e| StateError::Unreadable {
+        file: file.clone(),
+        reason: format!(
+            "it is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })?;
     parse_state(&text, &file).map(Some)
 }
 
@@ -225,10 +246,35 @@ struct RawInstance {
     skip_destroy: bool,
 }
 
+/// The format version, read as Terraform sniffs it (into a Go `*uint64`): an error in
+/// Terraform's words when it is missing or anything but a whole number (`4.0`, `"4"`,
+/// `-1`).
+fn format_version(state: &Value) -> Result<u64, String> {
+    let shown = match state.get("version") {
+        None | Some(Value::Null) => {
+            return Err("The state file does not have a \"version\" attribute, which is required to identify the format version.".into())
+        }
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(v) => return Ok(v),
+            None => format!("number {n}"),
+        },
+        Some(Value::String(_)) => "string".into(),
+        Some(Value::Bool(_)) => "bool".into(),
+        Some(Value::Array(_)) => "array".into(),
+        Some(Value::Object(_)) => "object".into(),
+    };
+    Err(format!(
+        "The version in the state file is {shown}. A positive whole number is required."
+    ))
+}
+
 /// Parses the text of a state file; `file` names it in errors.
 pub fn parse_state(text: &str, file: &str) -> Result<State, StateError> {
     let value: Value = serde_json::from_str(text).map_err(|e| malformed(file, &e))?;
-    let version = value.get("version").and_then(Value::as_u64).unwrap_or(0);
+    let version = format_version(&value).map_err(|detail| StateError::InvalidVersion {
+        file: file.into(),
+        detail,
+    })?;
     if version != 4 {
         return Err(StateError::UnsupportedVersion {
             file: file.into(),

@@ -103,3 +103,60 @@ fn the_demo_state_reads() {
     let addresses: Vec<String> = state.resources.iter().map(StateResource::address).collect();
     assert_eq!(addresses, vec!["terraform_data.app", "null_resource.web"]);
 }
+
+#[test]
+fn versions_that_are_not_whole_numbers_are_named() {
+    let err = |text: &str| parse_state(text, "s.tfstate").unwrap_err().to_string();
+    let prefix = "state file s.tfstate: Unsupported state file format: ";
+    for (version, shown) in [
+        ("4.0", "number 4.0"),
+        ("\"4\"", "string"),
+        ("-1", "number -1"),
+        // (Terraform shows the literal as written; serde_json rewrites exponents, so
+        // `1e30` is shown as `1e+30`.)
+        ("1e30", "number 1e+30"),
+        ("true", "bool"),
+    ] {
+        assert_eq!(
+            err(&format!("{{\"version\": {version}}}")),
+            format!("{prefix}The version in the state file is {shown}. A positive whole number is required.")
+        );
+    }
+    for text in [r#"{"version": null}"#, r#"{"serial": 1}"#] {
+        assert_eq!(
+            err(text),
+            format!("{prefix}The state file does not have a \"version\" attribute, which is required to identify the format version.")
+        );
+    }
+    assert!(err(r#"{"version": 99}"#).contains("has format version 99"));
+}
+
+#[cfg(unix)]
+#[test]
+fn special_and_huge_state_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("strata-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.tfstate");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let err = read_state(&fifo).unwrap_err().to_string();
+    assert!(
+        err.ends_with("it is a FIFO (named pipe), not a regular file"),
+        "{err}"
+    );
+    let sparse = dir.join("sparse.tfstate");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let err = read_state(&sparse).unwrap_err().to_string();
+    assert!(
+        err.ends_with("it is 2147483648 bytes, larger than the 268435456 bytes Strata reads"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

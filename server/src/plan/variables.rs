@@ -11,6 +11,7 @@ use super::PlanDiagnostic;
 use crate::eval::{evaluate, EvalError, Scope, Value};
 use crate::merge::{MergedModule, Variable};
 use crate::syntax::{parse, Span, Syntax};
+use crate::text::read::{read_bounded, ReadError, MAX_FILE_BYTES};
 use crate::types::{apply_defaults, convert, parse_type_argument, Type};
 
 /// Values given on the command line (or by the editor).
@@ -62,7 +63,8 @@ pub fn root_values(
     let mut files: Vec<PathBuf> = ["terraform.tfvars", "terraform.tfvars.json"]
         .iter()
         .map(|n| dir.join(n))
-        .filter(|p| p.is_file())
+        // Present in any form: a FIFO or a directory is an error when read, not skipped.
+        .filter(|p| p.symlink_metadata().is_ok())
         .collect();
     let mut auto: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
@@ -170,7 +172,9 @@ fn read_file(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_bounded(path, MAX_FILE_BYTES).and_then(|b| {
+        String::from_utf8(b).map_err(|_| ReadError::Io("it is not valid UTF-8".into()))
+    }) {
         Ok(t) => t,
         Err(e) => {
             diags.push(PlanDiagnostic::sourceless(

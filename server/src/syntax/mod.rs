@@ -20,6 +20,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use recover::parse_native;
+pub use scan::heredoc_bodies;
 
 /// A byte range in a file's text, stored compactly (files are far below 4 GiB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

@@ -431,6 +431,31 @@ pub(super) fn blank_ignored_newlines(text: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// The byte ranges of the heredoc bodies in `text` (native HCL, starting outside any
+/// string): from the first body line to the start of the closing marker's line. Their
+/// text is the value character for character, so whoever re-indents source must copy
+/// them untouched. A heredoc left open has no range.
+pub fn heredoc_bodies(text: &str) -> Vec<Range<usize>> {
+    let mut s = Scanner::new(text, 0..text.len());
+    let mut open = Vec::new();
+    let mut bodies = Vec::new();
+    loop {
+        let (before, depth) = (s.pos, s.depth());
+        let in_heredoc = s.top() == Some(Frame::Heredoc);
+        if s.step().is_none() {
+            break;
+        }
+        if s.depth() > depth && s.top() == Some(Frame::Heredoc) {
+            open.push(s.pos);
+        } else if in_heredoc && s.depth() < depth {
+            if let Some(start) = open.pop() {
+                bodies.push(start..before);
+            }
+        }
+    }
+    bodies
+}
+
 /// Whether `range` of `text` closes everything it opens: no bracket, string, heredoc or
 /// block comment is still open at its end, so nothing in it reaches past it.
 pub(super) fn is_balanced(text: &str, range: Range<usize>) -> bool {
@@ -489,6 +514,13 @@ mod tests {
                 "c = [\n 1,\n]"
             ]
         );
+    }
+
+    #[test]
+    fn heredoc_bodies_span_their_lines() {
+        let text = "a = <<EOT\n  x ${1}\n y  \nEOT\nb = <<-E\n    z\n    E\nc = \"<<EOT\"\n";
+        let bodies: Vec<&str> = heredoc_bodies(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(bodies, ["  x ${1}\n y  \n", "    z\n"]);
     }
 
     #[test]

@@ -184,6 +184,7 @@ pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 pub mod names;
+pub mod read;
 #[cfg(test)]
 mod tests;
 

@@ -3,10 +3,9 @@
 use std::path::Path;
 
 use crate::module::{version_file_names, version_from_file, CoreVersion, Dialect, SourceFile};
+use crate::text::read::{read_bounded, ReadError};
 
-/// Files larger than this are not parsed: no real configuration file comes close, and a
-/// generated monster must not stall the server.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub use crate::text::read::MAX_FILE_BYTES;
 
 /// Reads and parses a file. A file that cannot be read, is too large or is not UTF-8
 /// becomes an empty file with one error saying so.
@@ -19,17 +18,12 @@ pub fn read_source(path: &Path, previous: Option<&SourceFile>) -> SourceFile {
 
 fn read_text(path: &Path) -> Result<String, String> {
     let shown = path.display();
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("The file {shown} could not be read: {e}."))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "The file {shown} is {} bytes, larger than the {} bytes Strata reads.",
-            meta.len(),
-            MAX_FILE_BYTES
-        ));
-    }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("The file {shown} could not be read: {e}."))?;
+    let bytes = read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
+        ReadError::TooLarge { size, limit } => {
+            format!("The file {shown} is {size} bytes, larger than the {limit} bytes Strata reads.")
+        }
+        e => format!("The file {shown} could not be read: {e}."),
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "The file {shown} is not valid UTF-8 (invalid byte at offset {}); configuration files must be UTF-8.",
@@ -60,13 +54,10 @@ pub fn version_file(dir: &Path, dialect: Dialect) -> Option<CoreVersion> {
     for ancestor in dir.ancestors() {
         for name in version_file_names(dialect) {
             let path = ancestor.join(name);
-            let Ok(meta) = std::fs::metadata(&path) else {
+            let Ok(bytes) = read_bounded(&path, 64 * 1024) else {
                 continue;
             };
-            if !meta.is_file() || meta.len() > 64 * 1024 {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = String::from_utf8(bytes).unwrap_or_default();
             if let Some(version) = version_from_file(name, &text, dialect) {
                 return Some(CoreVersion {
                     version,

@@ -8,6 +8,7 @@
 mod discover;
 mod disk;
 mod plan;
+mod states;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,8 @@ pub struct Workspace {
     core_version: RwLock<Option<String>>,
     revision: AtomicU64,
     rebuild: Mutex<()>,
+    /// The prior states read for plans, by file.
+    states: states::StateCache,
 }
 
 impl Workspace {

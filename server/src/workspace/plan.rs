@@ -11,9 +11,7 @@ use std::sync::Arc;
 use super::{local_child_dir, Workspace};
 use crate::check::{check_module, Severity};
 use crate::merge::MergedModule;
-use crate::plan::{
-    plan, read_state, Configuration, Plan, PlanDiagnostic, PlanOptions, State, StateError,
-};
+use crate::plan::{plan, Configuration, Plan, PlanDiagnostic, PlanOptions, StateError};
 use crate::syntax::Span;
 use crate::text::SourcePositions;
 
@@ -52,7 +50,7 @@ impl Workspace {
             });
         }
         let state_path = state.map_or_else(|| dir.join("terraform.tfstate"), Path::to_path_buf);
-        let state = read_state(&state_path)?.unwrap_or_else(State::default);
+        let state = self.states.get(&state_path)?;
         let config = Configuration {
             root_dir: dir.to_path_buf(),
             root: merged,

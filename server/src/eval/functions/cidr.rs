@@ -3,7 +3,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use super::{integer, text, Function, Outcome};
+use super::{integer, number, text, Function, Outcome};
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::Value;
 
@@ -22,7 +22,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 let net = Network::parse(&text(a, 0)?)?;
                 let newbits = integer(a, 1)?;
                 let netnum = integer(a, 2)?;
-                let len = net.len as i64 + newbits;
+                let len = (net.len as i64).saturating_add(newbits);
                 if newbits < 0 || len > net.bits as i64 {
                     return Err(format!(
                         "insufficient address space to extend prefix of {} by {newbits}",
@@ -33,7 +33,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                     return Err(format!("prefix extension of {newbits} does not accommodate a subnet numbered {netnum}"));
                 }
                 let shift = net.bits - len as u32;
-                let start = net.start() | ((netnum as u128) << shift);
+                let start = net.start() | (netnum as u128).checked_shl(shift).unwrap_or(0);
                 Ok(Value::String(
                     Network {
                         addr: start,
@@ -114,22 +114,42 @@ impl std::fmt::Display for Network {
     }
 }
 
+/// `cidrhost` as go-cidr's `HostBig` computes it: the host number is a big integer (here
+/// a whole `f64`), a negative one counts back from the last address, and the error names
+/// the number after that translation.
 fn cidrhost(a: &[Value], _: &Evaluator) -> Outcome {
     let net = Network::parse(&text(a, 0)?)?;
-    let hostnum = integer(a, 1)?;
-    let size = net.last() - net.start() + 1;
-    let offset = if hostnum < 0 {
-        size.checked_sub(hostnum.unsigned_abs() as u128)
+    let hostnum = number(a, 1)?;
+    if hostnum.fract() != 0.0 || !hostnum.is_finite() {
+        return Err("hostnum: a whole number is required".into());
+    }
+    // `as u128` saturates, and no network holds 2^128 - 1 hosts past its start.
+    let magnitude = hostnum.abs() as u128;
+    let host_bits = net.bits - net.len;
+    let max = if host_bits >= 128 {
+        u128::MAX
     } else {
-        Some(hostnum as u128).filter(|h| *h < size)
+        (1u128 << host_bits) - 1
     };
-    let offset = offset.ok_or_else(|| {
-        format!(
-            "prefix of {} does not accommodate a host numbered {hostnum}",
-            net.len
-        )
-    })?;
-    Ok(Value::String(net.show(net.start() + offset)))
+    let addr = if hostnum < 0.0 {
+        let back = magnitude - 1;
+        (back <= max).then(|| net.last() - back)
+    } else {
+        (magnitude <= max).then(|| net.start() + magnitude)
+    };
+    addr.map(|addr| Value::String(net.show(addr)))
+        .ok_or_else(|| {
+            let shown = if hostnum < 0.0 {
+                // max < 2^127 here, since a 128-bit host part accommodates every number.
+                format!("-{}", magnitude - 1 - max)
+            } else {
+                format!("{hostnum:.0}")
+            };
+            format!(
+                "prefix of {} does not accommodate a host numbered {shown}",
+                net.len
+            )
+        })
 }
 
 fn cidrsubnets(a: &[Value], _: &Evaluator) -> Outcome {
@@ -138,8 +158,15 @@ fn cidrsubnets(a: &[Value], _: &Evaluator) -> Outcome {
     let mut current: Option<Network> = None;
     for i in 1..a.len() {
         let newbits = integer(a, i)?;
+        if newbits < 1 {
+            return Err("must extend prefix by at least one bit".into());
+        }
+        // go-cty's limit, for portability to 32-bit subnet numbers.
+        if newbits > 32 {
+            return Err("may not extend prefix by more than 32 bits".into());
+        }
         let len = net.len as i64 + newbits;
-        if newbits < 1 || len > net.bits as i64 {
+        if len > net.bits as i64 {
             return Err(format!(
                 "would extend prefix to {len} bits, which is too long for an IPv{} address",
                 if net.bits == 32 { 4 } else { 6 }

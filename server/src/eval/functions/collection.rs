@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{arg, elements, integer, number, text, Function, Outcome};
+use super::{arg, element_limit, elements, integer, number, text, Function, Outcome};
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::{compare, Value};
 
@@ -204,6 +204,12 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             Ok(Value::set(out))
         },
         "setproduct" => |a, _| {
+            let mut total = 1usize;
+            for i in 0..a.len() {
+                total = total.saturating_mul(elements(a, i)?.len());
+            }
+            // Every row holds one element of each argument.
+            element_limit(total.saturating_mul(a.len()))?;
             let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
             for i in 0..a.len() {
                 let items = elements(a, i)?;

@@ -1,17 +1,21 @@
 //! Filesystem functions, confined to the root module's directory tree: `file`,
-//! `fileexists`, `filebase64`, `templatefile`, and the pure path functions `basename` and
-//! `dirname`. A path that leaves the directory is not read: its contents are unknown,
-//! as they would be to anyone reviewing the module on its own.
+//! `fileexists`, `filebase64`, `templatefile`, the file hashes (`filemd5`, `filesha256`,
+//! ...), and the pure path functions `basename` and `dirname`. A path that leaves the
+//! directory, written so or through a symlink, is not read: its contents are unknown, as
+//! they would be to anyone reviewing the module on its own. Files are read through
+//! [`read_bounded`]: regular files only (a FIFO or a device is an error, not a hang), at
+//! most [`MAX_STRING_BYTES`].
 
 use std::path::{Path, PathBuf};
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-use super::{arg, text, Function, Outcome};
+use super::{arg, hash, text, Function, Outcome, MAX_STRING_BYTES};
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::Value;
 use crate::syntax::parse_template;
+use crate::text::read::{confined, read_bounded, regular_metadata, ReadError};
 
 pub(super) fn lookup(name: &str) -> Option<Function> {
     Some(match name {
@@ -27,9 +31,13 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             Ok(read(ev, &text(a, 0)?)?
                 .map_or(Value::Unknown, |b| Value::String(STANDARD.encode(b))))
         },
-        "fileexists" => |a, ev| {
-            Ok(resolve(ev, &text(a, 0)?)?.map_or(Value::Unknown, |p| Value::Bool(p.is_file())))
-        },
+        "fileexists" => fileexists,
+        "filemd5" => |a, ev| digest(a, ev, hash::md5),
+        "filesha1" => |a, ev| digest(a, ev, hash::sha1),
+        "filesha256" => |a, ev| digest(a, ev, hash::sha256),
+        "filesha512" => |a, ev| digest(a, ev, hash::sha512),
+        "filebase64sha256" => |a, ev| digest(a, ev, hash::base64sha256),
+        "filebase64sha512" => |a, ev| digest(a, ev, hash::base64sha512),
         "templatefile" => templatefile,
         "basename" => |a, _| {
             let p = text(a, 0)?;
@@ -87,9 +95,55 @@ fn read(ev: &Evaluator, path: &str) -> Result<Option<Vec<u8>>, String> {
     let Some(full) = resolve(ev, path)? else {
         return Ok(None);
     };
-    std::fs::read(&full)
+    let base = ev
+        .module_dir()
+        .ok_or("files cannot be read in this context")?;
+    let failed = |e: ReadError| match e {
+        ReadError::NotFound => format!("no file exists at {path:?}"),
+        e => format!("cannot read {path:?}: {e}"),
+    };
+    let real = match confined(&full, base) {
+        Ok(real) => real,
+        Err(ReadError::Outside(_)) => return Ok(None),
+        Err(e) => return Err(failed(e)),
+    };
+    read_bounded(&real, MAX_STRING_BYTES as u64)
         .map(Some)
-        .map_err(|e| format!("no file exists at {path:?}; {e}"))
+        .map_err(failed)
+}
+
+/// `fileexists`: false when nothing is there, an error for anything but a regular file
+/// (in Terraform's words), unknown outside the module.
+fn fileexists(a: &[Value], ev: &Evaluator) -> Outcome {
+    let path = text(a, 0)?;
+    let Some(full) = resolve(ev, &path)? else {
+        return Ok(Value::Unknown);
+    };
+    let base = ev
+        .module_dir()
+        .ok_or("files cannot be read in this context")?;
+    let real = match confined(&full, base) {
+        Ok(real) => real,
+        Err(ReadError::NotFound) => return Ok(Value::Bool(false)),
+        Err(ReadError::Outside(_)) => return Ok(Value::Unknown),
+        Err(e) => return Err(format!("failed to stat {path:?}: {e}")),
+    };
+    match regular_metadata(&real) {
+        Ok(found) => Ok(Value::Bool(found.is_some())),
+        Err(ReadError::NotRegular("a directory")) => {
+            Err(format!("{path:?} is a directory, not a file"))
+        }
+        Err(ReadError::NotRegular("a FIFO (named pipe)")) => {
+            Err(format!("{path:?} is a named pipe, not a regular file"))
+        }
+        Err(ReadError::NotRegular(kind)) => Err(format!("{path:?} is {kind}, not a regular file")),
+        Err(e) => Err(format!("failed to stat {path:?}: {e}")),
+    }
+}
+
+/// A file hash: `hash` of the file's bytes.
+fn digest(a: &[Value], ev: &Evaluator, hash: fn(&[u8]) -> String) -> Outcome {
+    Ok(read(ev, &text(a, 0)?)?.map_or(Value::Unknown, |bytes| Value::String(hash(&bytes))))
 }
 
 fn templatefile(a: &[Value], ev: &Evaluator) -> Outcome {

@@ -6,13 +6,19 @@
 //! A function whose arguments contain unknown values returns an unknown value, unless it
 //! is one of the few that look only at the shape of their arguments (`length`, `concat`,
 //! ...).
+//!
+//! No call builds a value larger than [`MAX_STRING_BYTES`] or with more than
+//! [`MAX_ELEMENTS`] elements: where Terraform would build it (or run out of memory, or
+//! panic), the call fails with a size-limit error instead.
 
 mod argument_errors;
 mod cidr;
 mod collection;
 mod conversion;
+mod digits;
 mod encoding;
 mod files;
+mod format;
 mod hash;
 mod numeric;
 mod parameters;
@@ -24,6 +30,12 @@ use crate::schema::{function as signature, Dialect};
 use crate::syntax::{Expr, Span};
 use argument_errors::terraform_failure;
 use parameters::{conversion_error, parameter_type};
+
+/// The largest string, in bytes, that one function call may build (64 MiB).
+pub const MAX_STRING_BYTES: usize = 64 * 1024 * 1024;
+
+/// The most elements one function call may build into a collection (2^20).
+pub const MAX_ELEMENTS: usize = 1 << 20;
 
 /// What a function implementation returns: a value, or the reason the call failed (in
 /// go-cty's words; `argument_errors` says which reasons are about one argument).
@@ -129,14 +141,51 @@ pub(super) fn call(
     {
         return Ok(Value::Unknown);
     }
-    function(&values, ev).map_err(|reason| match terraform_failure(name, &reason) {
-        Some(argument) => call.failed(argument, reason),
-        None => {
-            let mut error = call.failed(None, reason);
-            error.function = None;
-            error
-        }
-    })
+    function(&values, ev)
+        .and_then(|v| within_limits(&v).map(|()| v))
+        .map_err(|reason| match terraform_failure(name, &reason) {
+            Some(argument) => call.failed(argument, reason),
+            None => {
+                let mut error = call.failed(None, reason);
+                error.function = None;
+                error
+            }
+        })
+}
+
+/// A size-limit error when `bytes` is more than one value may hold.
+fn size_limit(bytes: usize) -> Result<(), String> {
+    if bytes > MAX_STRING_BYTES {
+        return Err(format!(
+            "the result would be larger than {MAX_STRING_BYTES} bytes (64 MiB), the most Strata builds for one value"
+        ));
+    }
+    Ok(())
+}
+
+/// A size-limit error when a collection of `count` elements is more than one value may
+/// hold.
+fn element_limit(count: usize) -> Result<(), String> {
+    if count > MAX_ELEMENTS {
+        return Err(format!(
+            "the result would have more than {MAX_ELEMENTS} elements, the most Strata builds for one value"
+        ));
+    }
+    Ok(())
+}
+
+/// The limits checked on every result, for the functions whose output can only grow a
+/// bounded amount over their input (`upper`, `urlencode`, `concat`, ...).
+fn within_limits(v: &Value) -> Result<(), String> {
+    match v {
+        Value::String(s) => size_limit(s.len()),
+        v => element_limit(
+            v.elements()
+                .map(<[Value]>::len)
+                .or_else(|| v.attributes().map(|a| a.len()))
+                .unwrap_or(0),
+        ),
+    }
 }
 
 /// One call being made: the function's name, where each argument was written, and where
@@ -240,6 +289,7 @@ fn unimplemented(e: &EvalError) -> bool {
 
 fn lookup(name: &str) -> Option<Function> {
     string::lookup(name)
+        .or_else(|| format::lookup(name))
         .or_else(|| collection::lookup(name))
         .or_else(|| conversion::lookup(name))
         .or_else(|| numeric::lookup(name))
@@ -279,11 +329,16 @@ fn number(args: &[Value], n: usize) -> Result<f64, String> {
     })
 }
 
-/// The `n`th argument as a whole number.
+/// The `n`th argument as a whole number, as go-cty converts a number to a Go `int`.
+/// An `f64` cannot tell 2^63 - 1 from 2^63, so 2^63 is taken as the largest.
 fn integer(args: &[Value], n: usize) -> Result<i64, String> {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     let f = number(args, n)?;
-    if f.fract() != 0.0 {
-        return Err(format!("argument {}: a whole number is required", n + 1));
+    if f.fract() != 0.0 || !(-TWO_63..=TWO_63).contains(&f) {
+        return Err(
+            "value must be a whole number, between -9223372036854775808 and 9223372036854775807"
+                .into(),
+        );
     }
     Ok(f as i64)
 }
@@ -302,3 +357,6 @@ fn elements(args: &[Value], n: usize) -> Result<&[Value], String> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod limits_tests;

@@ -3,9 +3,9 @@
 
 use regex::Regex;
 
-use super::{elements, integer, text, Function, Outcome};
+use super::{elements, integer, size_limit, text, Function, Outcome};
 use crate::eval::evaluate::Evaluator;
-use crate::eval::value::{format_number, Value};
+use crate::eval::value::Value;
 
 pub(super) fn lookup(name: &str) -> Option<Function> {
     Some(match name {
@@ -52,13 +52,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         "replace" => replace,
         "regex" => regex_match,
         "regexall" => regex_all,
-        "indent" => |a, _| {
-            let pad = " ".repeat(integer(a, 0)?.max(0) as usize);
-            let s = text(a, 1)?;
-            Ok(Value::String(s.replace('\n', &format!("\n{pad}"))))
-        },
-        "format" => |a, _| format(&text(a, 0)?, &a[1..]).map(Value::String),
-        "formatlist" => formatlist,
+        "indent" => indent,
         _ => return None,
     })
 }
@@ -77,36 +71,75 @@ fn title(a: &[Value], _: &Evaluator) -> Outcome {
     Ok(Value::String(out))
 }
 
+/// go-cty's `substr`: a negative offset counts from the end (and before the start is the
+/// start), an offset past the end gives `""`, a negative length takes the rest.
+/// Characters are counted as Unicode scalar values (go-cty counts grapheme clusters).
 fn substr(a: &[Value], _: &Evaluator) -> Outcome {
-    let chars: Vec<char> = text(a, 0)?.chars().collect();
-    let len = chars.len() as i64;
+    let s = text(a, 0)?;
     let mut offset = integer(a, 1)?;
     let length = integer(a, 2)?;
     if offset < 0 {
-        offset += len;
+        offset = offset.saturating_add(s.chars().count() as i64);
+    } else if length == 0 {
+        return Ok(Value::string(""));
     }
-    if offset < 0 || offset > len {
-        return Err("offset must be within the string".into());
-    }
-    let end = if length < 0 {
-        len
-    } else {
-        (offset + length).min(len)
+    // Byte offsets just past each character.
+    let ends = |t: &str| {
+        t.char_indices()
+            .map(|(i, c)| i + c.len_utf8())
+            .collect::<Vec<_>>()
     };
+    let rest = if offset > 0 {
+        match ends(&s).get(offset as usize - 1) {
+            Some(&start) => &s[start..],
+            None => return Ok(Value::string("")),
+        }
+    } else {
+        &s[..]
+    };
+    // go-cty's seek for a length of 0 (reached only with a negative offset) never stops
+    // early, so it takes the rest too.
+    if length <= 0 {
+        return Ok(Value::string(rest));
+    }
+    let end = ends(rest)
+        .get(length as usize - 1)
+        .copied()
+        .unwrap_or(rest.len());
+    Ok(Value::string(&rest[..end]))
+}
+
+/// `indent(n, s)`: `n` spaces after every line break. go-cty panics on a negative count.
+fn indent(a: &[Value], _: &Evaluator) -> Outcome {
+    let spaces = integer(a, 0)?;
+    let s = text(a, 1)?;
+    if spaces < 0 {
+        return Err("the number of spaces must not be negative".into());
+    }
+    let breaks = s.matches('\n').count();
+    let spaces = usize::try_from(spaces).unwrap_or(usize::MAX);
+    size_limit(spaces.saturating_mul(breaks).saturating_add(s.len()))?;
+    if breaks == 0 {
+        return Ok(Value::String(s));
+    }
     Ok(Value::String(
-        chars[offset as usize..end as usize].iter().collect(),
+        s.replace('\n', &format!("\n{}", " ".repeat(spaces))),
     ))
 }
 
 fn join(a: &[Value], _: &Evaluator) -> Outcome {
     let sep = text(a, 0)?;
     let mut parts = Vec::new();
+    let mut size = 0usize;
     for i in 1..a.len() {
         for item in elements(a, i)? {
-            parts.push(
-                item.to_text()
-                    .ok_or_else(|| format!("element of argument {} is not a string", i + 1))?,
-            );
+            let part = item
+                .to_text()
+                .ok_or_else(|| format!("element of argument {} is not a string", i + 1))?;
+            // A long separator repeated between many parts must stay bounded.
+            size = size.saturating_add(part.len()).saturating_add(sep.len());
+            size_limit(size)?;
+            parts.push(part);
         }
     }
     Ok(Value::String(parts.join(&sep)))
@@ -122,14 +155,39 @@ fn replace(a: &[Value], _: &Evaluator) -> Outcome {
     let s = text(a, 0)?;
     let pattern = text(a, 1)?;
     let with = text(a, 2)?;
-    Ok(Value::String(match slashed_regex(&pattern) {
+    let mut out = String::new();
+    let mut last = 0;
+    match slashed_regex(&pattern) {
         Some(re) => {
             // Terraform's `$1` references are Go's, which Rust's `${1}` spells the same way
             // for the forms people write.
-            re?.replace_all(&s, with.as_str()).into_owned()
+            let references = with.matches('$').count();
+            for caps in re?.captures_iter(&s) {
+                let Some(m) = caps.get(0) else { continue };
+                // Each `$n` expands to at most the match: bound the expansion first.
+                size_limit(
+                    out.len()
+                        .saturating_add(with.len())
+                        .saturating_add(references.saturating_mul(m.len())),
+                )?;
+                out.push_str(&s[last..m.start()]);
+                caps.expand(&with, &mut out);
+                last = m.end();
+                size_limit(out.len())?;
+            }
         }
-        None => s.replace(&pattern, &with),
-    }))
+        None => {
+            for (start, m) in s.match_indices(&*pattern) {
+                out.push_str(&s[last..start]);
+                out.push_str(&with);
+                last = start + m.len();
+                size_limit(out.len())?;
+            }
+        }
+    }
+    out.push_str(&s[last..]);
+    size_limit(out.len())?;
+    Ok(Value::String(out))
 }
 
 fn compile(a: &[Value]) -> Result<Regex, String> {
@@ -184,159 +242,4 @@ fn regex_all(a: &[Value], _: &Evaluator) -> Outcome {
             .map(|c| captures_value(&re, &c))
             .collect(),
     ))
-}
-
-fn formatlist(a: &[Value], _: &Evaluator) -> Outcome {
-    let spec = text(a, 0)?;
-    let args = &a[1..];
-    let mut len: Option<usize> = None;
-    for v in args {
-        if let Some(items) = v.elements() {
-            if len.is_some_and(|l| l != items.len()) {
-                return Err("all list arguments must have the same length".into());
-            }
-            len = Some(items.len());
-        }
-    }
-    let len = len.unwrap_or(1);
-    let mut out = Vec::with_capacity(len);
-    for i in 0..len {
-        let row: Vec<Value> = args
-            .iter()
-            .map(|v| {
-                v.elements()
-                    .map_or_else(|| v.clone(), |items| items[i].clone())
-            })
-            .collect();
-        out.push(Value::String(format(&spec, &row)?));
-    }
-    Ok(Value::List(out))
-}
-
-/// Terraform's `format`: `%s %d %f %t %v %q %x %X %o %b %e %g %%` with flags, width and
-/// precision.
-pub(super) fn format(spec: &str, args: &[Value]) -> Result<String, String> {
-    let mut out = String::new();
-    let mut chars = spec.chars().peekable();
-    let mut next = 0;
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        let mut flags = String::new();
-        while let Some(&f) = chars.peek().filter(|f| "-+ 0#".contains(**f)) {
-            flags.push(f);
-            chars.next();
-        }
-        let mut width = String::new();
-        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-            width.push(d);
-            chars.next();
-        }
-        let mut precision: Option<usize> = None;
-        if chars.peek() == Some(&'.') {
-            chars.next();
-            let mut p = String::new();
-            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                p.push(d);
-                chars.next();
-            }
-            precision = Some(p.parse().unwrap_or(0));
-        }
-        let verb = chars.next().ok_or("unterminated format verb")?;
-        if verb == '%' {
-            out.push('%');
-            continue;
-        }
-        let value = args
-            .get(next)
-            .ok_or_else(|| format!("not enough arguments for %{verb}"))?;
-        next += 1;
-        let body = format_verb(verb, value, precision, &flags)?;
-        out.push_str(&pad(body, &flags, width.parse().unwrap_or(0)));
-    }
-    if next < args.len() {
-        return Err(format!(
-            "too many arguments; only {next} used by format string"
-        ));
-    }
-    Ok(out)
-}
-
-fn format_verb(
-    verb: char,
-    value: &Value,
-    precision: Option<usize>,
-    flags: &str,
-) -> Result<String, String> {
-    let number = || {
-        value
-            .to_number()
-            .ok_or_else(|| format!("unsupported value for \"%{verb}\": number required"))
-    };
-    Ok(match verb {
-        's' => {
-            let s = value
-                .to_text()
-                .ok_or_else(|| "unsupported value for \"%s\": string required".to_string())?;
-            match precision {
-                Some(p) => s.chars().take(p).collect(),
-                None => s,
-            }
-        }
-        'q' => serde_json::Value::String(
-            value
-                .to_text()
-                .ok_or_else(|| "unsupported value for \"%q\": string required".to_string())?,
-        )
-        .to_string(),
-        'v' if flags.contains('#') => value.to_json().to_string(),
-        'v' => match value {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => format_number(*n),
-            Value::Bool(b) => b.to_string(),
-            Value::Null => "null".into(),
-            other => other.to_json().to_string(),
-        },
-        't' => value
-            .to_bool()
-            .ok_or_else(|| "unsupported value for \"%t\": bool required".to_string())?
-            .to_string(),
-        'd' => {
-            let n = number()?;
-            let s = format!("{}", n.trunc() as i64);
-            if flags.contains('+') && n >= 0.0 {
-                format!("+{s}")
-            } else {
-                s
-            }
-        }
-        'f' | 'F' => format!("{:.*}", precision.unwrap_or(6), number()?),
-        'e' => format!("{:.*e}", precision.unwrap_or(6), number()?),
-        'g' | 'G' => format_number(number()?),
-        'x' => format!("{:x}", number()? as i64),
-        'X' => format!("{:X}", number()? as i64),
-        'o' => format!("{:o}", number()? as i64),
-        'b' => format!("{:b}", number()? as i64),
-        other => return Err(format!("unsupported format verb %{other}")),
-    })
-}
-
-fn pad(body: String, flags: &str, width: usize) -> String {
-    let len = body.chars().count();
-    if len >= width {
-        return body;
-    }
-    let fill = width - len;
-    if flags.contains('-') {
-        format!("{body}{}", " ".repeat(fill))
-    } else if flags.contains('0') {
-        match body.strip_prefix('-') {
-            Some(rest) => format!("-{}{rest}", "0".repeat(fill)),
-            None => format!("{}{body}", "0".repeat(fill)),
-        }
-    } else {
-        format!("{}{body}", " ".repeat(fill))
-    }
 }

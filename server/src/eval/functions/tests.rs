@@ -29,14 +29,14 @@ impl Scope for TestScope {
     }
 }
 
-fn eval_in(src: &str, dir: Option<PathBuf>) -> Result<Value, EvalError> {
+pub(super) fn eval_in(src: &str, dir: Option<PathBuf>) -> Result<Value, EvalError> {
     let file = parse(&format!("x = {src}\n"), Syntax::Native, None);
     assert!(!file.has_errors(), "{src}: {:?}", file.diagnostics);
     evaluate(&file.body.attributes[0].expr, &TestScope { dir })
 }
 
 /// The value of `src` as JSON text, or `ERROR: detail`.
-fn eval(src: &str) -> String {
+pub(super) fn eval(src: &str) -> String {
     match eval_in(src, None) {
         Ok(Value::Unknown) => "UNKNOWN".into(),
         Ok(v) => v.to_json().to_string(),
