@@ -5,6 +5,7 @@
 //! Parsing never fails: a broken file yields every block that could be understood plus
 //! syntax diagnostics placed where the problem is (see `recover`).
 
+mod depth;
 mod diagnose;
 mod incremental;
 mod json;
@@ -17,6 +18,7 @@ mod scan;
 use std::fmt;
 use std::sync::Arc;
 
+pub use depth::NESTED_TOO_DEEPLY;
 pub use recover::parse_native;
 
 /// A byte range in a file's text, stored compactly (files are far below 4 GiB).
