@@ -23,10 +23,10 @@ pub const THREAD_STACK_BYTES: usize = 16 * 1024 * 1024;
 /// each element a `for` expression or template directive iterates, and each node of a
 /// value read through a reference (reading copies it). Ends runaway growth such as
 /// `l_i = [l_(i-1), l_(i-1)]` and directives over huge collections.
-pub const MAX_EVALUATION_STEPS: u64 = 10_000_000;
+pub const MAX_EVALUATION_STEPS: u64 = 2_000_000;
 
 /// How many evaluation steps a whole plan may take, over every expression it evaluates.
-pub const MAX_PLAN_STEPS: u64 = 100_000_000;
+pub const MAX_PLAN_STEPS: u64 = 10_000_000;
 
 /// How deeply a value may nest (lists in lists, objects in objects): deeper values are
 /// refused where they are read, before the recursive operations on values meet them.
@@ -34,6 +34,12 @@ pub const MAX_VALUE_DEPTH: usize = 256;
 
 /// The longest string a template may produce, in bytes.
 pub const MAX_STRING_BYTES: usize = 64 * 1024 * 1024;
+
+/// How many values of a plan may be in computation one inside the other (a local that
+/// needs a local that needs ...). Long chains are settled with an explicit work stack
+/// first (`plan::planner::chains`), so only reference cycles and what that misses come
+/// near it.
+pub const MAX_REFERENCE_DEPTH: usize = 256;
 
 /// How many instances one resource or one module call may have (`count`, `for_each`).
 pub const MAX_INSTANCES_PER_RESOURCE: usize = 10_000;

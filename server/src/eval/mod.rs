@@ -2,6 +2,7 @@
 //! lists them), the constant value of an expression without references, and full
 //! evaluation in a scope with Terraform's functions and unknown values.
 
+mod budget;
 mod conform;
 mod constant;
 mod evaluate;
@@ -9,6 +10,7 @@ mod functions;
 mod references;
 mod value;
 
+pub use budget::{Budget, EVALUATION_LIMIT};
 pub use conform::conform;
 pub use constant::constant;
 pub use evaluate::{evaluate, EvalError, Scope};

@@ -18,7 +18,7 @@ use super::providers::{self, decode_prior, propose, propose_replacement};
 use super::state::{InstanceKey, InstanceStatus, ResourceMode, State};
 use super::variables::{root_values, variable_type};
 use super::{Action, Configuration, Plan, PlanDiagnostic, PlanMode, PlanOptions, ResourceChange};
-use crate::eval::{evaluate, references, EvalError, Scope, Value};
+use crate::eval::{evaluate, references, Budget, EvalError, Scope, Value};
 use crate::merge::{
     effective_block_type, literal_string, Attr, MergedBody, MergedModule, Mode, Nested, Origin,
     Resource, ResourceKey,
@@ -26,6 +26,8 @@ use crate::merge::{
 use crate::module::Dialect;
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::types::convert;
+
+mod chains;
 
 /// One module instance.
 pub(super) struct Node {
@@ -130,6 +132,12 @@ pub(super) struct Planner<'a> {
     imports: RefCell<HashMap<InstanceAddr, Value>>,
     /// The move statements applied, kept for their validation after planning.
     pub move_statements: Vec<moves::Statement>,
+    /// The evaluation steps every expression of the plan shares.
+    budget: Budget,
+    /// How many memoized computations are in progress, one inside the other.
+    nesting: Cell<usize>,
+    /// Whether the nesting limit was reported.
+    too_deep: Cell<bool>,
 }
 
 /// Runs a whole plan.
@@ -196,6 +204,9 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         forced_cbd: RefCell::default(),
         imports: RefCell::default(),
         move_statements: Vec::new(),
+        budget: Budget::default(),
+        nesting: Cell::new(0),
+        too_deep: Cell::new(false),
     };
     planner.walk(state)
 }
@@ -483,8 +494,12 @@ impl<'a> Planner<'a> {
                 None => Value::Unknown,
             };
         }
+        if let chains::Entry::TooDeep = self.enter(&key) {
+            return Value::Unknown;
+        }
         self.memo.borrow_mut().insert(key.clone(), None);
         let (value, unread) = self.noting_unread(f);
+        self.leave();
         self.memo
             .borrow_mut()
             .insert(key, Some((value.clone(), unread)));
@@ -1491,6 +1506,10 @@ impl Scope for Bound<'_> {
     fn module_dir(&self) -> Option<&Path> {
         self.inner.module_dir()
     }
+
+    fn budget(&self) -> Option<&Budget> {
+        self.inner.budget()
+    }
 }
 
 /// An `ignore_changes` element as a path of attribute names and keys.
@@ -1657,5 +1676,9 @@ impl Scope for InstanceScope<'_> {
 
     fn module_dir(&self) -> Option<&Path> {
         Some(&self.planner.config.root_dir)
+    }
+
+    fn budget(&self) -> Option<&Budget> {
+        Some(&self.planner.budget)
     }
 }
