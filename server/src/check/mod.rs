@@ -44,7 +44,7 @@ use std::path::PathBuf;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Module;
 use crate::syntax::Span;
-use crate::text::SourcePositions;
+use crate::text::source_pos;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -217,9 +217,8 @@ fn at(
 /// `main.tf:3,1-5,2` across lines).
 fn range_text(merged: &MergedModule, origin: Origin) -> String {
     let file = merged.file(origin.file);
-    let positions = SourcePositions::new(&file.text);
-    let start = positions.at(origin.span.start as usize);
-    let end = positions.at(origin.span.end as usize);
+    let start = source_pos(&file.text, origin.span.start as usize);
+    let end = source_pos(&file.text, origin.span.end as usize);
     if start.line == end.line {
         format!(
             "{}:{},{}-{}",

@@ -140,3 +140,16 @@ fn inverted_range_is_refused_and_nothing_changes() {
     assert_eq!(doc.text(), "abc");
     assert_eq!(doc.version(), 1);
 }
+
+#[test]
+fn source_pos_agrees_with_source_positions_everywhere() {
+    let text = "a = 1\r\nbé = \"ü\"\rc\n\n😀 = 2\r\n";
+    let positions = SourcePositions::new(text);
+    for offset in 0..=text.len() + 2 {
+        assert_eq!(
+            source_pos(text, offset),
+            positions.at(offset),
+            "offset {offset}"
+        );
+    }
+}
