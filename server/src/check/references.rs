@@ -12,6 +12,7 @@ use super::{at, Diagnostic, Severity};
 use crate::eval::{references, Reference};
 use crate::merge::{strip_instance_keys, MergedModule, Mode, Origin, ResourceKey};
 use crate::syntax::{Attribute, Block, Body};
+use crate::text::names::CloseNames;
 
 /// Code of a reference to something not declared.
 pub const UNDECLARED: &str = "undeclared-reference";
@@ -35,12 +36,18 @@ pub(super) fn check(
     out: &mut Vec<Diagnostic>,
 ) {
     let scoped_data = check_scoped_data(m);
+    let names = Names {
+        variables: CloseNames::new(m.variables.keys().map(String::as_str)),
+        locals: CloseNames::new(m.locals.keys().map(String::as_str)),
+        calls: CloseNames::new(m.module_calls.keys().map(String::as_str)),
+    };
     for (fi, file) in m.files.iter().enumerate() {
         let mut ctx = Ctx {
             m,
             children,
             file: fi as u32,
             scoped_data: &scoped_data,
+            names: &names,
             bound: Vec::new(),
             out: &mut *out,
         };
@@ -75,8 +82,16 @@ fn check_scoped_data(m: &MergedModule) -> HashSet<String> {
         .collect()
 }
 
+/// The declared names an undeclared one is compared with, for "Did you mean".
+struct Names<'a> {
+    variables: CloseNames<'a>,
+    locals: CloseNames<'a>,
+    calls: CloseNames<'a>,
+}
+
 struct Ctx<'a> {
     m: &'a MergedModule,
+    names: &'a Names<'a>,
     children: super::ChildModules<'a>,
     file: u32,
     scoped_data: &'a HashSet<String>,
@@ -152,7 +167,7 @@ impl Ctx<'_> {
                 if m.variables.contains_key(*name) {
                     return None;
                 }
-                let hint = match super::arguments::suggestion(name, m.variables.keys()) {
+                let hint = match self.names.variables.closest(name) {
                     Some(s) => format!(" Did you mean {s:?}?"),
                     None => format!(
                         " This variable can be declared with a variable \"{name}\" {{}} block."
@@ -170,7 +185,10 @@ impl Ctx<'_> {
                 if m.locals.contains_key(*name) {
                     return None;
                 }
-                let hint = super::arguments::suggestion(name, m.locals.keys())
+                let hint = self
+                    .names
+                    .locals
+                    .closest(name)
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
                 Some((
@@ -183,7 +201,10 @@ impl Ctx<'_> {
                 if let Some(call) = m.module_calls.get(*name) {
                     return self.child_output(call, &r.subject);
                 }
-                let hint = super::arguments::suggestion(name, m.module_calls.keys())
+                let hint = self
+                    .names
+                    .calls
+                    .closest(name)
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
                 Some((

@@ -153,3 +153,27 @@ fn source_pos_agrees_with_source_positions_everywhere() {
         );
     }
 }
+
+#[test]
+fn close_names_answers_as_a_scan_of_every_candidate() {
+    let candidates = [
+        "alpha", "alpah", "beta", "betas", "gamma", "a", "ab", "été", "ete",
+    ];
+    let names = names::CloseNames::new(candidates);
+    let questions = [
+        "alpha", "alph", "bta", "gama", "x", "b", "ete", "étés", "zzzzzz",
+    ];
+    // Asked enough times that the index answers too.
+    for _ in 0..4 {
+        for q in questions {
+            let scan = candidates
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (names::distance(q, c), i))
+                .filter(|(d, _)| *d < 3)
+                .min()
+                .map(|(_, i)| candidates[i]);
+            assert_eq!(names.closest(q), scan, "{q}");
+        }
+    }
+}
