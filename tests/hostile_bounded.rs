@@ -299,3 +299,62 @@ fn module_fan_out_past_the_plan_limit_is_refused() {
         "Strata plans at most 100000",
     );
 }
+
+/// The diagnostics of `check --format json` with `summary`.
+fn count_of(out: &Output, summary: &str) -> usize {
+    diagnostics(out)
+        .iter()
+        .filter(|(s, _)| s == summary)
+        .count()
+}
+
+#[test]
+fn many_duplicate_resources_are_each_reported() {
+    let n = 4_000;
+    let dir = module(
+        "duplicates",
+        &"resource \"terraform_data\" \"x\" {}\n".repeat(n),
+    );
+    let out = strata(&["check", "--format", "json"], &dir);
+    assert_eq!(
+        count_of(&out, "Duplicate resource \"terraform_data\" configuration"),
+        n - 1
+    );
+}
+
+#[test]
+fn many_undeclared_locals_each_get_their_suggestion() {
+    let n = 4_000;
+    let mut text = String::from("locals {\n");
+    for i in 0..n {
+        text.push_str(&format!("  value{i} = local.valuf{i}\n"));
+    }
+    text.push_str("}\n");
+    let out = strata(&["check", "--format", "json"], &module("undeclared", &text));
+    let found = diagnostics(&out);
+    let suggested = found
+        .iter()
+        .filter(|(s, d)| s == "Reference to undeclared local value" && d.contains("Did you mean"))
+        .count();
+    assert_eq!(suggested, n, "{:?}", found.first());
+}
+
+#[test]
+fn huge_variable_defaults_and_objects_are_read() {
+    let objects: Vec<String> = (0..20_000)
+        .map(|i| format!("{{ a = {i}, b = \"x\" }}"))
+        .collect();
+    let numbers: Vec<String> = (0..100_000).map(|i| i.to_string()).collect();
+    let keys: Vec<String> = (0..5_000).map(|i| format!("  k{i} = {i}")).collect();
+    let text = format!(
+        "variable \"objects\" {{\n  default = [{}]\n}}\nvariable \"numbers\" {{\n  default = [{}]\n}}\nlocals {{\n  o = {{\n{}\n  }}\n}}\noutput \"n\" {{\n  value = length(var.numbers)\n}}\n",
+        objects.join(", "),
+        numbers.join(", "),
+        keys.join("\n")
+    );
+    let dir = module("defaults", &text);
+    succeeds("check", &dir);
+    succeeds("plan", &dir);
+    let out = strata(&["merged"], &dir);
+    assert!(out.status.success(), "{out:?}");
+}
