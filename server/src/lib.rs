@@ -4,6 +4,7 @@
 pub mod check;
 pub mod cli;
 pub mod eval;
+pub mod limits;
 pub mod lsp;
 pub mod merge;
 pub mod module;

@@ -77,8 +77,9 @@ pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnosti
 /// Whether an expression refers to anything, and whether it calls a function.
 fn uses(expr: &Expr) -> (bool, bool) {
     let mut found = (false, false);
-    // A bare name as an object key is the key itself, not a reference.
-    let mut keys = Vec::new();
+    // A bare name as an object key is the key itself, not a reference. (A set: a default
+    // of many objects has as many keys.)
+    let mut keys = std::collections::HashSet::new();
     expr.walk(&mut |e| match &e.kind {
         ExprKind::Object(items) => keys.extend(
             items

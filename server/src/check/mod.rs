@@ -235,9 +235,8 @@ fn range_text(merged: &MergedModule, origin: Origin) -> String {
 
 /// [`range_text`] for a span of one file.
 fn file_range_text(file: &crate::module::SourceFile, span: Span) -> String {
-    let positions = file.positions();
-    let start = positions.at(span.start as usize);
-    let end = positions.at(span.end as usize);
+    let start = file.pos(span.start as usize);
+    let end = file.pos(span.end as usize);
     if start.line == end.line {
         format!(
             "{}:{},{}-{}",

@@ -55,7 +55,10 @@ pub(super) fn reference_error(m: &MergedModule, origin: Origin, e: &RefError) ->
 fn unnamed_lookup(m: &MergedModule, e: &RefError, scope: Scope) -> Option<Diagnostic> {
     let root = e.unnamed?;
     let (summary, detail) = match root {
-        "var" | "local" => super::references::undeclared_named_value(m, root, "")?,
+        "var" | "local" => {
+            let names = super::references::Names::of(m);
+            super::references::undeclared_named_value(m, &names, root, "")?
+        }
         _ => super::contexts::attribute_problem(root, "", scope)?,
     };
     Some(Diagnostic {

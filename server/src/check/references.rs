@@ -12,6 +12,7 @@ use super::{at, Diagnostic, Severity};
 use crate::eval::{references, Reference};
 use crate::merge::{strip_instance_keys, MergedModule, Mode, Origin, ResourceKey};
 use crate::syntax::{Attribute, Block, Body};
+use crate::text::names::CloseNames;
 
 /// Code of a reference to something not declared.
 pub const UNDECLARED: &str = "undeclared-reference";
@@ -35,12 +36,14 @@ pub(super) fn check(
     out: &mut Vec<Diagnostic>,
 ) {
     let scoped_data = check_scoped_data(m);
+    let names = Names::of(m);
     for (fi, file) in m.files.iter().enumerate() {
         let mut ctx = Ctx {
             m,
             children,
             file: fi as u32,
             scoped_data: &scoped_data,
+            names: &names,
             bound: Vec::new(),
             out: &mut *out,
         };
@@ -76,8 +79,27 @@ fn check_scoped_data(m: &MergedModule) -> HashSet<String> {
         .collect()
 }
 
+/// The declared names an undeclared one is compared with, for "Did you mean".
+pub(super) struct Names<'a> {
+    variables: CloseNames<'a>,
+    locals: CloseNames<'a>,
+    calls: CloseNames<'a>,
+}
+
+impl<'a> Names<'a> {
+    /// The variables, locals and module calls of `m`.
+    pub(super) fn of(m: &'a MergedModule) -> Self {
+        Self {
+            variables: CloseNames::new(m.variables.keys().map(String::as_str)),
+            locals: CloseNames::new(m.locals.keys().map(String::as_str)),
+            calls: CloseNames::new(m.module_calls.keys().map(String::as_str)),
+        }
+    }
+}
+
 struct Ctx<'a> {
     m: &'a MergedModule,
+    names: &'a Names<'a>,
     children: super::ChildModules<'a>,
     file: u32,
     scoped_data: &'a HashSet<String>,
@@ -170,13 +192,16 @@ impl Ctx<'_> {
         let keyless = strip_instance_keys(object);
         let segments: Vec<&str> = keyless.split('.').collect();
         match root {
-            "var" | "local" => undeclared_named_value(m, root, segments.get(1)?),
+            "var" | "local" => undeclared_named_value(m, self.names, root, segments.get(1)?),
             "module" => {
                 let name = segments.get(1)?;
                 if let Some(call) = m.module_calls.get(*name) {
                     return self.child_output(call, &r.subject);
                 }
-                let hint = super::arguments::suggestion(name, m.module_calls.keys())
+                let hint = self
+                    .names
+                    .calls
+                    .closest(name)
                     .map(|s| format!(" Did you mean {s:?}?"))
                     .unwrap_or_default();
                 Some((
@@ -257,6 +282,7 @@ impl Ctx<'_> {
 /// input variable or local value, with its suggestion.
 pub(super) fn undeclared_named_value(
     m: &MergedModule,
+    names: &Names<'_>,
     root: &str,
     name: &str,
 ) -> Option<(String, String)> {
@@ -264,7 +290,7 @@ pub(super) fn undeclared_named_value(
         if m.variables.contains_key(name) {
             return None;
         }
-        let hint = match super::arguments::suggestion(name, m.variables.keys()) {
+        let hint = match names.variables.closest(name) {
             Some(s) => format!(" Did you mean {s:?}?"),
             None => {
                 format!(" This variable can be declared with a variable \"{name}\" {{}} block.")
@@ -278,7 +304,9 @@ pub(super) fn undeclared_named_value(
     if m.locals.contains_key(name) {
         return None;
     }
-    let hint = super::arguments::suggestion(name, m.locals.keys())
+    let hint = names
+        .locals
+        .closest(name)
         .map(|s| format!(" Did you mean {s:?}?"))
         .unwrap_or_default();
     Some((

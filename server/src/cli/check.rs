@@ -218,11 +218,14 @@ fn block_context(ws: &Workspace, d: &Diagnostic) -> String {
     let Some(file) = ws.file(&d.path) else {
         return String::new();
     };
-    file.syntax
-        .body
-        .blocks
-        .iter()
-        .find(|b| b.span.contains(d.span.start as usize) && b.kind.span.start < d.span.start)
+    // Top-level blocks are in source order: the one that may hold the diagnostic is the
+    // last to start before it (a search per diagnostic, not a scan).
+    let blocks = &file.syntax.body.blocks;
+    let after = blocks.partition_point(|b| b.kind.span.start < d.span.start);
+    after
+        .checked_sub(1)
+        .and_then(|i| blocks.get(i))
+        .filter(|b| b.span.contains(d.span.start as usize))
         .map(|b| format!(", in {}", b.header()))
         .unwrap_or_default()
 }

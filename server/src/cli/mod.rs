@@ -150,6 +150,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve { stdio: _ } => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
+                .thread_stack_size(crate::limits::THREAD_STACK_BYTES)
                 .build()
                 .context("cannot start the async runtime")?;
             let clean = runtime.block_on(crate::lsp::serve_stdio());

@@ -7,6 +7,9 @@ use std::path::Path;
 
 use thiserror::Error;
 
+use crate::limits::MAX_STRING_BYTES;
+
+use super::budget::{string_too_long, Budget, Steps};
 use super::functions;
 use super::value::Value;
 use crate::syntax::{
@@ -54,15 +57,30 @@ pub trait Scope {
     fn module_dir(&self) -> Option<&Path> {
         None
     }
+
+    /// The steps this evaluation shares with others (those of a whole plan); `None` when
+    /// only the limit of one evaluation applies.
+    fn budget(&self) -> Option<&Budget> {
+        None
+    }
 }
 
-/// Evaluates `expr` in `scope`.
+/// Evaluates `expr` in `scope`, within the evaluation budget (see `budget`).
 pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Result<Value, EvalError> {
-    Evaluator {
+    let budget = scope.budget();
+    if budget.is_some_and(Budget::is_spent) {
+        return Err(Budget::spent_error(expr.span));
+    }
+    let mut evaluator = Evaluator {
         scope,
         bindings: Vec::new(),
+        work: Steps::default(),
+    };
+    let result = evaluator.expr(expr);
+    if let Some(budget) = budget {
+        budget.spend(evaluator.work.taken());
     }
-    .expr(expr)
+    result
 }
 
 /// The evaluation of one expression: the scope plus the names bound by enclosing `for`
@@ -70,6 +88,8 @@ pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Result<Value, EvalError> {
 pub(super) struct Evaluator<'a> {
     scope: &'a dyn Scope,
     bindings: Vec<(String, Value)>,
+    /// The steps taken so far.
+    work: Steps,
 }
 
 impl Evaluator<'_> {
@@ -102,12 +122,14 @@ impl Evaluator<'_> {
         Evaluator {
             scope: &Isolated,
             bindings: vars,
+            work: Steps::default(),
         }
         .template(parts)
     }
 
     pub(super) fn expr(&mut self, expr: &Expr) -> Result<Value, EvalError> {
         let span = expr.span;
+        self.work.take(1, span)?;
         match &expr.kind {
             ExprKind::Null => Ok(Value::Null),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
@@ -136,7 +158,11 @@ impl Evaluator<'_> {
                 name,
                 args,
                 expand_final,
-            } => functions::call(self, &name.name, args, *expand_final, span),
+            } => {
+                let value = functions::call(self, &name.name, args, *expand_final, span)?;
+                self.work.read(&value, span)?;
+                Ok(value)
+            }
             ExprKind::Tuple(items) => Ok(Value::Tuple(
                 items
                     .iter()
@@ -206,6 +232,7 @@ impl Evaluator<'_> {
     }
 
     fn json(&mut self, value: &JsonValue) -> Result<Value, EvalError> {
+        self.work.take(1, value.span)?;
         Ok(match &value.kind {
             JsonKind::Null => Value::Null,
             JsonKind::Bool(b) => Value::Bool(*b),
@@ -240,6 +267,7 @@ impl Evaluator<'_> {
     ) -> Result<Value, EvalError> {
         if let Some((_, value)) = self.bindings.iter().rev().find(|(n, _)| n == root) {
             let value = value.clone();
+            self.work.read(&value, span)?;
             return self.steps(value, steps);
         }
         let attrs: Vec<&str> = steps
@@ -251,6 +279,7 @@ impl Evaluator<'_> {
             })
             .collect();
         let (value, used) = self.scope.lookup(root, &attrs, span)?;
+        self.work.read(&value, span)?;
         self.steps(value, &steps[used.min(steps.len())..])
     }
 
@@ -301,6 +330,7 @@ impl Evaluator<'_> {
         let mut grouped: BTreeMap<String, Vec<Value>> = BTreeMap::new();
         let mut unknown = false;
         for (k, v) in pairs {
+            self.work.take(1, span)?;
             let depth = self.bindings.len();
             if let Some(key_var) = &f.key_var {
                 self.bindings.push((key_var.name.to_string(), k));
@@ -409,6 +439,9 @@ impl Evaluator<'_> {
         unknown: &mut bool,
     ) -> Result<(), EvalError> {
         for part in parts {
+            if out.len() > MAX_STRING_BYTES {
+                return Err(string_too_long(part_span(parts)));
+            }
             match part {
                 TemplatePart::Literal(s) => out.push_str(s),
                 TemplatePart::Interpolation(e) => match self.expr(e)? {
@@ -461,6 +494,7 @@ impl Evaluator<'_> {
                         continue;
                     };
                     for (k, v) in pairs {
+                        self.work.take(1, collection.span)?;
                         let depth = self.bindings.len();
                         if let Some(key_var) = key_var {
                             self.bindings.push((key_var.name.to_string(), k));
@@ -475,6 +509,19 @@ impl Evaluator<'_> {
         }
         Ok(())
     }
+}
+
+/// Where a template's string is reported as too long: its first expression.
+fn part_span(parts: &[TemplatePart]) -> Span {
+    parts
+        .iter()
+        .find_map(|part| match part {
+            TemplatePart::Literal(_) => None,
+            TemplatePart::Interpolation(e) => Some(e.span),
+            TemplatePart::If { condition, .. } => Some(condition.span),
+            TemplatePart::For { collection, .. } => Some(collection.span),
+        })
+        .unwrap_or_default()
 }
 
 /// The key/value pairs a `for` iterates; `None` when the collection is unknown.

@@ -2,6 +2,7 @@
 //! lists them), the constant value of an expression without references, and full
 //! evaluation in a scope with Terraform's functions and unknown values.
 
+mod budget;
 mod conform;
 mod constant;
 mod evaluate;
@@ -10,6 +11,7 @@ mod parse_ref;
 mod references;
 mod value;
 
+pub use budget::{Budget, EVALUATION_LIMIT};
 pub use conform::conform;
 pub use constant::constant;
 pub use evaluate::{evaluate, EvalError, Scope};

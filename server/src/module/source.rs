@@ -93,4 +93,14 @@ impl SourceFile {
             Syntax::Native => crate::text::SourcePositions::new(&self.text),
         }
     }
+
+    /// The position of one byte offset, for the odd position in a message: native files
+    /// read the text up to it instead of building a whole-file index per message (which
+    /// made many messages quadratic).
+    pub fn pos(&self, offset: usize) -> crate::text::SourcePos {
+        match self.syntax.syntax {
+            Syntax::Json => self.positions().at(offset),
+            Syntax::Native => crate::text::source_pos(&self.text, offset),
+        }
+    }
 }

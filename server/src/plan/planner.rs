@@ -18,7 +18,7 @@ use super::providers::{self, decode_prior, propose, propose_replacement};
 use super::state::{InstanceKey, InstanceStatus, ResourceMode, State};
 use super::variables::{root_values, variable_type};
 use super::{Action, Configuration, Plan, PlanDiagnostic, PlanMode, PlanOptions, ResourceChange};
-use crate::eval::{evaluate, references, EvalError, Scope, Value};
+use crate::eval::{evaluate, references, Budget, EvalError, Scope, Value};
 use crate::merge::{
     effective_block_type, literal_string, Attr, MergedBody, MergedModule, Mode, Nested, Origin,
     Resource, ResourceKey,
@@ -26,6 +26,9 @@ use crate::merge::{
 use crate::module::Dialect;
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::types::convert;
+
+mod chains;
+mod instances;
 
 /// One module instance.
 pub(super) struct Node {
@@ -130,6 +133,14 @@ pub(super) struct Planner<'a> {
     imports: RefCell<HashMap<InstanceAddr, Value>>,
     /// The move statements applied, kept for their validation after planning.
     pub move_statements: Vec<moves::Statement>,
+    /// The evaluation steps every expression of the plan shares.
+    budget: Budget,
+    /// How many memoized computations are in progress, one inside the other.
+    nesting: Cell<usize>,
+    /// Whether the nesting limit was reported.
+    too_deep: Cell<bool>,
+    /// How many resource and module instances the plan holds so far.
+    instances: Cell<usize>,
 }
 
 /// Runs a whole plan.
@@ -196,6 +207,10 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         forced_cbd: RefCell::default(),
         imports: RefCell::default(),
         move_statements: Vec::new(),
+        budget: Budget::default(),
+        nesting: Cell::new(0),
+        too_deep: Cell::new(false),
+        instances: Cell::new(0),
     };
     planner.walk(state)
 }
@@ -312,6 +327,9 @@ impl<'a> Planner<'a> {
                 let Some((dir, merged)) = (self.config.child)(&node.dir, source) else {
                     continue;
                 };
+                if self.call_cycle(i, name, &dir) {
+                    continue;
+                }
                 let Some((repetition, instances)) =
                     self.expand(i, call.count.as_ref(), call.for_each.as_ref(), None)
                 else {
@@ -346,6 +364,19 @@ impl<'a> Planner<'a> {
         for_each: Option<&Attr>,
         enabled: Option<&Attr>,
     ) -> Option<Expansion> {
+        let expansion = self.expansion(node, count, for_each, enabled)?;
+        let m = self.node(node).merged.clone();
+        self.admit(&m, count.or(for_each), expansion)
+    }
+
+    /// The instances of [`Planner::expand`], before the plan's own limit.
+    fn expansion(
+        &self,
+        node: usize,
+        count: Option<&Attr>,
+        for_each: Option<&Attr>,
+        enabled: Option<&Attr>,
+    ) -> Option<Expansion> {
         let m = self.node(node).merged.clone();
         let fail = |attr: &Attr, summary: &str, detail: String| {
             self.error(PlanDiagnostic::at(&m, attr.origin(), summary, detail));
@@ -364,6 +395,7 @@ impl<'a> Planner<'a> {
                 v => match v.to_number() {
                     Some(n) if n < 0.0 => return fail(count, invalid, "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.".into()),
                     Some(n) if n.fract() != 0.0 => return fail(count, invalid, "The given \"count\" argument value is unsuitable: value must be a whole number.".into()),
+                    Some(n) if self.too_many(&m, count, n) => return None,
                     Some(n) => n as i64,
                     None => return fail(count, invalid, format!("The given \"count\" argument value is unsuitable: number required, but have {}.", v.type_name())),
                 },
@@ -433,6 +465,14 @@ impl<'a> Planner<'a> {
             Dialect::Terraform => "Terraform",
             Dialect::OpenTofu => "OpenTofu",
         };
+        let size = match &value {
+            Value::Map(map) | Value::Object(map) => map.len(),
+            Value::Set(items) => items.len(),
+            _ => 0,
+        };
+        if self.too_many(m, attr, size as f64) {
+            return None;
+        }
         let instances: Vec<(InstanceKey, Bindings)> = match &value {
             Value::Unknown => return fail(invalid, format!("The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so {tool} cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge.")),
             Value::Null => return fail(invalid, "The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into()),
@@ -483,8 +523,12 @@ impl<'a> Planner<'a> {
                 None => Value::Unknown,
             };
         }
+        if let chains::Entry::TooDeep = self.enter(&key) {
+            return Value::Unknown;
+        }
         self.memo.borrow_mut().insert(key.clone(), None);
         let (value, unread) = self.noting_unread(f);
+        self.leave();
         self.memo
             .borrow_mut()
             .insert(key, Some((value.clone(), unread)));
@@ -1491,6 +1535,10 @@ impl Scope for Bound<'_> {
     fn module_dir(&self) -> Option<&Path> {
         self.inner.module_dir()
     }
+
+    fn budget(&self) -> Option<&Budget> {
+        self.inner.budget()
+    }
 }
 
 /// An `ignore_changes` element as a path of attribute names and keys.
@@ -1657,5 +1705,9 @@ impl Scope for InstanceScope<'_> {
 
     fn module_dir(&self) -> Option<&Path> {
         Some(&self.planner.config.root_dir)
+    }
+
+    fn budget(&self) -> Option<&Budget> {
+        Some(&self.planner.budget)
     }
 }

@@ -5,6 +5,7 @@
 //! Parsing never fails: a broken file yields every block that could be understood plus
 //! syntax diagnostics placed where the problem is (see `recover`).
 
+mod depth;
 mod diagnose;
 mod incremental;
 mod json;
@@ -19,6 +20,7 @@ mod start_range;
 use std::fmt;
 use std::sync::Arc;
 
+pub use depth::NESTED_TOO_DEEPLY;
 pub use recover::parse_native;
 pub use scan::heredoc_bodies;
 

@@ -14,6 +14,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::depth::{is_nesting_error, nested_too_deeply};
 use super::diagnose::{self, Scope};
 use super::native::Converter;
 use super::scan::{self, Item};
@@ -21,6 +22,7 @@ use super::{
     Attribute, Block, Body, Expr, ExprKind, File, Ident, Span, Syntax, SyntaxDiagnostic,
     SyntaxSeverity,
 };
+use crate::limits::MAX_NESTING_DEPTH;
 
 /// hcl-edit's message for `{ a = 1, a = 2 }`, which Terraform accepts (the last key wins).
 const REPEATED_OBJECT_KEY: &str = "unique object key";
@@ -59,6 +61,7 @@ pub(super) fn recover_range(
         text,
         diagnostics: Vec::new(),
         after_error: false,
+        depth: 0,
     };
     let mut body = Body::default();
     for item in scan::items(text, range.clone()) {
@@ -94,6 +97,8 @@ struct Recovery<'a> {
     diagnostics: Vec<SyntaxDiagnostic>,
     /// The item before the current one, in the same body, failed (see [`Scope`]).
     after_error: bool,
+    /// How many broken blocks the current item is inside.
+    depth: usize,
 }
 
 impl Recovery<'_> {
@@ -218,6 +223,14 @@ impl Recovery<'_> {
                 return None;
             }
         };
+        if self.depth >= MAX_NESTING_DEPTH {
+            // Each level below was refused whole (hcl-edit's own limit), so reading on
+            // would recurse once per level.
+            self.diagnostics.truncate(keep);
+            self.diagnostics
+                .push(nested_too_deeply(Span::new(open, open + 1)));
+            return None;
+        }
         let close = range.end.saturating_sub(1);
         let inner_end = if self.text.as_bytes().get(close) == Some(&b'}') {
             close
@@ -225,11 +238,13 @@ impl Recovery<'_> {
             range.end
         };
         let mut body = Body::default();
+        self.depth += 1;
         for item in scan::items(self.text, open + 1..inner_end) {
             if let Some(parsed) = self.body_item(&item) {
                 self.add(&mut body, parsed);
             }
         }
+        self.depth -= 1;
         // hcl-edit refused the block, yet each of its items parsed (`x = 1 }` closes a body
         // on the line of its last item), or a single-line block broke HCL's rules for
         // those (`a { b = 1, c = 2 }`): only the whole block shows what HCL says.
@@ -325,6 +340,13 @@ impl Recovery<'_> {
             }));
         }
         let at = range.start + error.location().offset();
+        if is_nesting_error(error.message()) {
+            self.diagnostics.push(nested_too_deeply(Span::new(
+                at,
+                (at + 1).min(range.end.max(at)),
+            )));
+            return None;
+        }
         self.error(
             summary_for(error.message()),
             &format!("{}.", capitalised(error.message())),

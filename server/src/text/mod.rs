@@ -200,6 +200,30 @@ pub struct SourcePos {
     pub byte: usize,
 }
 
+/// The position of byte `offset` of `text`, as [`SourcePositions::at`] gives it, found by
+/// reading the text up to it: for the odd position in a message, where building the index
+/// of a whole file each time would make many messages quadratic.
+pub fn source_pos(text: &str, offset: usize) -> SourcePos {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let bytes = text.as_bytes();
+    let mut line = 1;
+    let mut line_start = 0;
+    for (i, &b) in bytes[..offset].iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    SourcePos {
+        line,
+        column: text[line_start..offset].chars().count() + 1,
+        byte: offset,
+    }
+}
+
 /// Converts byte offsets of one text into [`SourcePos`]; build once per file.
 pub struct SourcePositions {
     rope: Rope,

@@ -140,3 +140,40 @@ fn inverted_range_is_refused_and_nothing_changes() {
     assert_eq!(doc.text(), "abc");
     assert_eq!(doc.version(), 1);
 }
+
+#[test]
+fn source_pos_agrees_with_source_positions_everywhere() {
+    let text = "a = 1\r\nbé = \"ü\"\rc\n\n😀 = 2\r\n";
+    let positions = SourcePositions::new(text);
+    for offset in 0..=text.len() + 2 {
+        assert_eq!(
+            source_pos(text, offset),
+            positions.at(offset),
+            "offset {offset}"
+        );
+    }
+}
+
+#[test]
+fn close_names_answers_as_a_scan_of_every_candidate() {
+    let candidates = [
+        "alpha", "alpah", "beta", "betas", "gamma", "a", "ab", "été", "ete",
+    ];
+    let names = names::CloseNames::new(candidates);
+    let questions = [
+        "alpha", "alph", "bta", "gama", "x", "b", "ete", "étés", "zzzzzz",
+    ];
+    // Asked enough times that the index answers too.
+    for _ in 0..4 {
+        for q in questions {
+            let scan = candidates
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (names::distance(q, c), i))
+                .filter(|(d, _)| *d < 3)
+                .min()
+                .map(|(_, i)| candidates[i]);
+            assert_eq!(names.closest(q), scan, "{q}");
+        }
+    }
+}

@@ -115,14 +115,21 @@ impl Workspace {
         let workers = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(dirs.len().max(1));
+        let work = || loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(dir) = dirs.get(i) else { break };
+            self.index_dir(dir);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        };
         std::thread::scope(|scope| {
             for _ in 0..workers {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(dir) = dirs.get(i) else { break };
-                    self.index_dir(dir);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                });
+                // Parsing recurses once per nesting level, up to `MAX_NESTING_DEPTH`.
+                let spawned = std::thread::Builder::new()
+                    .stack_size(crate::limits::THREAD_STACK_BYTES)
+                    .spawn_scoped(scope, work);
+                if spawned.is_err() {
+                    work();
+                }
             }
         });
     }

@@ -85,6 +85,7 @@ pub(super) fn call(
                 return Err(arity(name, span));
             };
             return Ok(match ev.expr(arg) {
+                Err(e) if e.is_limit() => return Err(e),
                 Ok(v) if !v.is_wholly_known() => Value::Unknown,
                 Ok(_) => Value::Bool(true),
                 Err(e) if unimplemented(&e) => Value::Unknown,
@@ -270,6 +271,7 @@ fn try_each(ev: &mut Evaluator, args: &[Expr], span: Span) -> Result<Value, Eval
         match ev.expr(arg) {
             Ok(v) if !v.is_wholly_known() => return Ok(Value::Unknown),
             Ok(v) => return Ok(v),
+            Err(e) if e.is_limit() => return Err(e),
             Err(e) if unimplemented(&e) => return Ok(Value::Unknown),
             Err(_) => continue,
         }

@@ -148,7 +148,7 @@ impl Parser<'_> {
             return self.recover_after_item();
         }
         if self.whole_blocks {
-            self.block_body();
+            self.nested(Self::block_body);
         }
     }
 

@@ -8,8 +8,10 @@
 
 use std::ops::Range;
 
+use super::depth::nested_too_deeply;
 use super::lexer::{self, Lexer, Tok, Token};
 use super::{Span, SyntaxDiagnostic, SyntaxSeverity};
+use crate::limits::MAX_NESTING_DEPTH;
 
 /// How much of an item to diagnose, and in what state.
 #[derive(Clone, Copy, Default)]
@@ -41,6 +43,8 @@ pub(in crate::syntax) fn body_item(
         recovery: scope.after_error,
         whole_blocks: scope.whole_blocks,
         diagnostics: Vec::new(),
+        depth: 0,
+        too_deep: false,
     };
     parser.body_item();
     // What the parser read belongs to this item, even past its end: an unclosed string
@@ -77,12 +81,24 @@ struct Parser<'a> {
     recovery: bool,
     whole_blocks: bool,
     diagnostics: Vec<SyntaxDiagnostic>,
+    /// How many expressions and blocks the parser is inside (see [`Parser::nested`]).
+    depth: usize,
+    /// The nesting limit was reached: the item is abandoned, nothing more is read or said.
+    too_deep: bool,
 }
 
 impl Parser<'_> {
     /// The next significant token and its index: comments and, where they do not count,
     /// newlines are skipped; a line comment counts as the newline it ends with.
     fn peek_at(&mut self) -> (Token, usize) {
+        if self.too_deep {
+            let at = self.prev_end();
+            let eof = Token {
+                kind: Tok::Eof,
+                span: at..at,
+            };
+            return (eof, self.next);
+        }
         let counting = self.newlines.last().copied().unwrap_or(true);
         let mut i = self.next;
         loop {
@@ -134,6 +150,9 @@ impl Parser<'_> {
     }
 
     fn error(&mut self, summary: &str, detail: &str, span: Range<usize>) {
+        if self.too_deep {
+            return;
+        }
         self.diagnostics.push(SyntaxDiagnostic {
             severity: SyntaxSeverity::Error,
             summary: summary.into(),
@@ -213,7 +232,31 @@ impl Parser<'_> {
         }
     }
 
+    /// Runs `parse` one nesting level deeper. HCL's parser has no limit, but its recursion
+    /// here must have one: past [`MAX_NESTING_DEPTH`] the item is reported as nested too
+    /// deeply and abandoned (the next token read is the end of input).
+    fn nested(&mut self, parse: impl FnOnce(&mut Self)) {
+        if self.too_deep {
+            return;
+        }
+        if self.depth >= MAX_NESTING_DEPTH {
+            let at = self.peek().span;
+            self.diagnostics
+                .push(nested_too_deeply(Span::new(at.start, at.end)));
+            self.too_deep = true;
+            self.recovery = true;
+            return;
+        }
+        self.depth += 1;
+        parse(self);
+        self.depth -= 1;
+    }
+
     fn expression(&mut self) {
+        self.nested(Self::expression_unnested);
+    }
+
+    fn expression_unnested(&mut self) {
         if self.failed(|p| p.binary(0)) && self.recovery {
             return;
         }

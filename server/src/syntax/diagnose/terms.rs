@@ -28,7 +28,7 @@ impl Parser<'_> {
             }
             Tok::Minus | Tok::Bang => {
                 self.read();
-                self.term_with_traversals();
+                self.nested(Self::term_with_traversals);
             }
             Tok::OBrack => self.tuple(),
             Tok::OBrace => self.object(),
