@@ -222,11 +222,6 @@ impl Client {
         self.child.id()
     }
 
-    /// Whether the server process is still running.
-    pub fn is_running(&mut self) -> bool {
-        self.child.try_wait().unwrap().is_none()
-    }
-
     /// Closes the server's stdin.
     pub fn close_stdin(&mut self) {
         self.stdin.take();
