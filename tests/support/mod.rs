@@ -54,14 +54,22 @@ pub struct Client {
     incoming: Receiver<Value>,
     /// Notifications and server requests received while waiting for something else.
     pub backlog: Vec<Value>,
+    /// Whether requests from the server are answered (with `null`) as they arrive.
+    pub answers_server_requests: bool,
     next_id: i64,
 }
 
 impl Client {
     /// Starts `strata serve --stdio`.
     pub fn start() -> Self {
+        Self::start_with_env(&[])
+    }
+
+    /// Starts `strata serve --stdio` with these environment variables set.
+    pub fn start_with_env(env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(strata_bin())
             .args(["serve", "--stdio"])
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -82,13 +90,19 @@ impl Client {
             child,
             incoming: rx,
             backlog: Vec::new(),
+            answers_server_requests: true,
             next_id: 1,
         }
     }
 
     /// Starts a server and runs `initialize` + `initialized` with `capabilities`.
     pub fn initialized(root: Option<&Path>, capabilities: Value) -> (Self, Value) {
-        let mut client = Self::start();
+        Self::start().initialize(root, capabilities)
+    }
+
+    /// Runs `initialize` + `initialized` with `capabilities` on a started server.
+    pub fn initialize(self, root: Option<&Path>, capabilities: Value) -> (Self, Value) {
+        let mut client = self;
         let mut params = json!({ "processId": null, "capabilities": capabilities });
         if let Some(root) = root {
             params["rootUri"] = json!(uri(root));
@@ -185,7 +199,7 @@ impl Client {
     }
 
     fn answer_server_request(&mut self, msg: &Value) {
-        if msg.get("method").is_some() && msg.get("id").is_some() {
+        if self.answers_server_requests && msg.get("method").is_some() && msg.get("id").is_some() {
             let reply = json!({ "jsonrpc": "2.0", "id": msg["id"], "result": null });
             self.send(&reply);
         }

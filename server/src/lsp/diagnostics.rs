@@ -3,9 +3,13 @@
 //!
 //! All publishing goes through one task (`Publisher`), in the order the requests were
 //! made, so an older snapshot can never be sent after a newer one; handlers only queue a
-//! snapshot and never wait for the client.
+//! snapshot and never wait for the client. A snapshot that is no longer the module's
+//! current one when its turn comes, or once computed, is skipped: a newer edit
+//! superseded it. The check runs contained: if it panics, the module gets one diagnostic
+//! saying so, and every other module goes on as before.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
@@ -15,25 +19,39 @@ use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
 use tower_lsp_server::Client;
 
 use super::convert;
+use super::isolation::{contain, Panicked};
 use super::state::State;
 use crate::check::{check_module, Diagnostic, Severity};
 use crate::module::Module;
+use crate::syntax::Span;
 use crate::workspace::Workspace;
 
-/// Publishes diagnostics for every file of `module`, unless the module was rebuilt since
-/// (the newer rebuild publishes its own). A file whose problems are gone is published
-/// empty so that they disappear.
-async fn publish_module(client: &Client, ws: &Workspace, state: &State, module: &Module) {
-    let current = ws.module(&module.dir);
-    if current.is_some_and(|c| c.revision != module.revision) {
+/// Whether `module` is still the current snapshot of its directory.
+fn is_current(ws: &Workspace, module: &Module) -> bool {
+    ws.module(&module.dir)
+        .is_some_and(|c| c.revision == module.revision)
+}
+
+/// Publishes diagnostics for every file of `module`, unless the module was rebuilt (or
+/// forgotten) since: the newer rebuild publishes its own. A file whose problems are gone
+/// is published empty so that they disappear.
+async fn publish_module(client: &Client, ws: &Arc<Workspace>, state: &State, module: &Arc<Module>) {
+    if !is_current(ws, module) {
         return;
     }
     let encoding = state.encoding();
-    let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
-    let children = |source: &str| {
-        crate::workspace::local_child_dir(&module.dir, source).and_then(|d| ws.merged(&d))
+    // Off the async threads, which keep reading and answering meanwhile.
+    let checked = {
+        let (ws, module) = (ws.clone(), module.clone());
+        tokio::task::spawn_blocking(move || check(&ws, &module)).await
     };
-    let all = check_module(module, &ws.merged_of(module), &children);
+    let Ok(all) = checked else {
+        return; // The runtime is shutting down.
+    };
+    if !is_current(ws, module) {
+        return;
+    }
+    let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
     for d in &all {
         by_file.entry(d.path.as_path()).or_default().push(d);
     }
@@ -98,19 +116,82 @@ fn to_lsp(
     }
 }
 
+/// The diagnostics of `module`, or one saying that checking it failed.
+fn check(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
+    let children = |source: &str| {
+        crate::workspace::local_child_dir(&module.dir, source).and_then(|d| ws.merged(&d))
+    };
+    let what = format!("diagnostics of {}", module.dir.display());
+    contain(what, || {
+        check_module(module, &ws.merged_of(module), &children)
+    })
+    .unwrap_or_else(|panicked| failure(module, panicked))
+}
+
+/// The diagnostic that stands for a module whose check panicked, on its first file.
+fn failure(module: &Module, panicked: Panicked) -> Vec<Diagnostic> {
+    let Some(first) = module.sources.first() else {
+        return Vec::new();
+    };
+    vec![Diagnostic {
+        severity: Severity::Error,
+        summary: "Strata could not check this module".into(),
+        detail: format!(
+            "{panicked}. This is a bug in Strata; the other modules are checked as usual."
+        ),
+        path: first.path.clone(),
+        span: Span::new(0, 0),
+        code: "internal-error",
+        related: Vec::new(),
+    }]
+}
+
+/// Clears the diagnostics of files that no longer belong to any module (closed and gone
+/// from disk, or in a directory Strata stopped reading).
+async fn clear(client: &Client, state: &State, paths: &[PathBuf]) {
+    for path in paths {
+        if !state.set_has_diagnostics(path, false) {
+            continue;
+        }
+        if let Some(uri) = convert::uri_of(path) {
+            client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
+    }
+}
+
+/// What the publishing task does next.
+enum Job {
+    /// Publish a module snapshot.
+    Module(Arc<Module>),
+    /// Clear the diagnostics of these files.
+    Clear(Vec<PathBuf>),
+}
+
 /// The one task that publishes diagnostics, fed by a queue of module snapshots.
 #[derive(Debug, Clone)]
 pub struct Publisher {
-    queue: mpsc::UnboundedSender<Arc<Module>>,
+    queue: mpsc::UnboundedSender<Job>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Job::Module(m) => write!(f, "publish {}", m.dir.display()),
+            Job::Clear(paths) => write!(f, "clear {} files", paths.len()),
+        }
+    }
 }
 
 impl Publisher {
     /// Starts the task; it ends when every `Publisher` clone is dropped.
     pub fn start(client: Client, ws: Arc<Workspace>, state: Arc<State>) -> Self {
-        let (queue, mut requests) = mpsc::unbounded_channel::<Arc<Module>>();
+        let (queue, mut jobs) = mpsc::unbounded_channel::<Job>();
         tokio::spawn(async move {
-            while let Some(module) = requests.recv().await {
-                publish_module(&client, &ws, &state, &module).await;
+            while let Some(job) = jobs.recv().await {
+                match job {
+                    Job::Module(module) => publish_module(&client, &ws, &state, &module).await,
+                    Job::Clear(paths) => clear(&client, &state, &paths).await,
+                }
             }
         });
         Self { queue }
@@ -118,6 +199,11 @@ impl Publisher {
 
     /// Queues the diagnostics of this module snapshot for publishing.
     pub fn publish(&self, module: Arc<Module>) {
-        let _ = self.queue.send(module);
+        let _ = self.queue.send(Job::Module(module));
+    }
+
+    /// Queues clearing the diagnostics of `paths`, after what is queued already.
+    pub fn clear(&self, paths: Vec<PathBuf>) {
+        let _ = self.queue.send(Job::Clear(paths));
     }
 }

@@ -2,7 +2,9 @@
 //! `$/progress`. Open documents never wait for it: their modules are read on `didOpen`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use tokio_util::sync::CancellationToken;
 use tower_lsp_server::ls_types::ProgressToken;
 use tower_lsp_server::Client;
 use tracing::{info, warn};
@@ -14,6 +16,10 @@ use crate::workspace::{discover_modules, Workspace};
 /// How many modules are indexed between two progress reports.
 const BATCH: usize = 32;
 
+/// How long indexing waits for the client to accept a progress token before it goes on
+/// without reporting progress.
+const PROGRESS_ANSWER: Duration = Duration::from_secs(5);
+
 /// Indexes the workspace once, after `initialized`.
 pub struct Indexer {
     /// To report progress and publish diagnostics.
@@ -24,6 +30,8 @@ pub struct Indexer {
     pub state: Arc<State>,
     /// Where diagnostics go.
     pub publisher: Publisher,
+    /// Cancelled when the session ends: the client answers nothing after that.
+    pub session: CancellationToken,
 }
 
 impl Indexer {
@@ -46,8 +54,13 @@ impl Indexer {
         };
         let progress = if self.state.work_done_progress() {
             let token = ProgressToken::String("strata-index".into());
-            match self.client.create_work_done_progress(token.clone()).await {
-                Ok(()) => Some(
+            let created = tokio::select! {
+                created = self.client.create_work_done_progress(token.clone()) => created.ok(),
+                () = tokio::time::sleep(PROGRESS_ANSWER) => None,
+                () = self.session.cancelled() => None,
+            };
+            match created {
+                Some(()) => Some(
                     self.client
                         .progress(token, "Indexing")
                         .with_message(format!("0/{} modules", dirs.len()))
@@ -55,7 +68,7 @@ impl Indexer {
                         .begin()
                         .await,
                 ),
-                Err(_) => None,
+                None => None,
             }
         } else {
             None

@@ -4,38 +4,70 @@
 //! synchronously, before the handler's first `.await`. tower-lsp-server polls handlers
 //! in arrival order, so edits are applied in the order the client sent them even though
 //! handlers run concurrently.
+//!
+//! Robustness: the transport (`transport`) answers what tower-lsp-server could not read;
+//! every analysis runs contained (`isolation`), so a panic fails one request or one
+//! module's diagnostics; long ones (planning) are cancellable and superseded by a newer
+//! edit of their module; a request of the server's own to the client is given up when
+//! the session ends, so `exit` or the end of input always ends the process.
 
 mod capabilities;
 mod convert;
 mod diagnostics;
 mod hover;
 mod indexer;
+mod isolation;
 mod navigation;
 mod plan;
 mod state;
 mod transport;
 
+use std::future::Future;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
-use tower_lsp_server::jsonrpc::Result;
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+use tower_lsp_server::jsonrpc::{self, Result};
 use tower_lsp_server::ls_types::*;
-use tower_lsp_server::{Client, LanguageServer, LspService, Server as Transport};
+use tower_lsp_server::{Client, LanguageServer, LspService};
 use tracing::warn;
 
 use crate::workspace::Workspace;
+use isolation::{contain, Heavy};
 use state::State;
+use transport::Transport;
 
-/// Serves LSP over standard input and output until `exit`; returns whether `shutdown`
-/// came first (the exit status LSP asks for depends on it).
+/// How long requests still running when the input ends may take to answer.
+const DRAIN: Duration = Duration::from_secs(5);
+
+/// How many edits a long request may fall behind before it counts as superseded.
+const EDITS_QUEUE: usize = 256;
+
+/// Serves LSP over standard input and output until `exit` or the end of the input;
+/// returns whether `shutdown` came first (the exit status LSP asks for depends on it).
 pub async fn serve_stdio() -> bool {
-    let (service, socket) = LspService::build(Server::new)
-        .custom_method(transport::MALFORMED_METHOD, Server::malformed)
-        .finish();
+    isolation::log_panics();
+    let session = CancellationToken::new();
+    let (service, socket) =
+        LspService::build(|client| Server::new(client, session.clone())).finish();
     let state = service.inner().state.clone();
-    let input = transport::guard(tokio::io::stdin());
-    Transport::new(input, tokio::io::stdout(), socket)
-        .serve(service)
-        .await;
+    let Transport {
+        input,
+        output,
+        writer,
+    } = Transport::start(tokio::io::stdin(), tokio::io::stdout(), session.clone());
+    let served = tower_lsp_server::Server::new(input, output, socket).serve(service);
+    // tower-lsp-server returns once every handler is done; one that waits for something
+    // that cannot come must not keep the process alive.
+    tokio::select! {
+        () = served => {}
+        () = async { session.cancelled().await; tokio::time::sleep(DRAIN).await } => {
+            warn!("requests still running {DRAIN:?} after the end of the input: stopping");
+        }
+    }
+    writer.finish().await;
     state.shut_down()
 }
 
@@ -45,10 +77,17 @@ pub struct Server {
     workspace: Arc<Workspace>,
     state: Arc<State>,
     publisher: diagnostics::Publisher,
+    /// Cancelled when the input ends or after `exit`.
+    session: CancellationToken,
+    /// Long analyses, run off the async threads.
+    heavy: Heavy,
+    /// The directory of every module the client changed, for requests that a newer
+    /// edit supersedes.
+    edits: broadcast::Sender<PathBuf>,
 }
 
 impl Server {
-    fn new(client: Client) -> Self {
+    fn new(client: Client, session: CancellationToken) -> Self {
         let workspace = Arc::new(Workspace::new());
         let state = Arc::new(State::default());
         let publisher =
@@ -58,19 +97,52 @@ impl Server {
             workspace,
             state,
             publisher,
+            session,
+            heavy: Heavy::default(),
+            edits: broadcast::Sender::new(EDITS_QUEUE),
         }
     }
 
-    /// Answers a message the transport guard could not pass on (see `transport`).
-    async fn malformed(&self, params: serde_json::Value) -> Result<()> {
-        let mut error = tower_lsp_server::jsonrpc::Error::parse_error();
-        error.data = params.get("reason").cloned();
-        Err(error)
+    /// Queues the diagnostics of the module for publishing (stale snapshots are skipped)
+    /// and tells running requests that the workspace changed.
+    fn publish(&self, module: Arc<crate::module::Module>) {
+        let _ = self.edits.send(module.dir.clone()); // Err: no request is listening.
+        self.publisher.publish(module);
     }
 
-    /// Queues the diagnostics of the module for publishing (stale snapshots are skipped).
-    fn publish(&self, module: Arc<crate::module::Module>) {
-        self.publisher.publish(module);
+    /// Awaits the client's answer to a request of the server's own; `None` once the
+    /// session has ended (the answer can never come).
+    async fn ask<T>(&self, request: impl Future<Output = T>) -> Option<T> {
+        tokio::select! {
+            answer = request => Some(answer),
+            () = self.session.cancelled() => None,
+        }
+    }
+
+    /// Runs a long analysis of the module of `dir`: contained, cancellable, and answered
+    /// with ContentModified as soon as the client changes that module (its result would
+    /// be stale). Indexing reading the same files again is no change.
+    async fn analyse_module<T, F>(&self, dir: &Path, what: String, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let mut edits = self.edits.subscribe();
+        let superseded = async {
+            loop {
+                match edits.recv().await {
+                    Ok(edited) if edited != dir => {}
+                    // That module, or too many edits to tell.
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => return,
+                    Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+                }
+            }
+        };
+        tokio::select! {
+            biased;
+            result = self.heavy.run(what, f) => result.map_err(Into::into),
+            () = superseded => Err(jsonrpc::Error::content_modified()),
+        }
     }
 }
 
@@ -95,22 +167,25 @@ impl LanguageServer for Server {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        if self.state.client_watches_files() {
-            if let Err(err) = self
-                .client
-                .register_capability(vec![capabilities::file_watch_registration()])
-                .await
-            {
-                warn!("client refused file watching: {err}");
-            }
-        }
         let indexer = indexer::Indexer {
             client: self.client.clone(),
             workspace: self.workspace.clone(),
             state: self.state.clone(),
             publisher: self.publisher.clone(),
+            session: self.session.clone(),
         };
         tokio::spawn(indexer.run());
+        if self.state.client_watches_files() {
+            let registration = vec![capabilities::file_watch_registration()];
+            match self
+                .ask(self.client.register_capability(registration))
+                .await
+            {
+                Some(Err(err)) => warn!("client refused file watching: {err}"),
+                Some(Ok(())) => {}
+                None => warn!("the session ended before the client answered registerCapability"),
+            }
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -123,14 +198,18 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&doc.uri) else {
             return;
         };
-        if let Some(dir) = path.parent() {
-            if self.workspace.module(dir).is_none() {
-                // Open documents first: their module is read now, not by the indexer.
-                self.workspace.index_dir(dir);
+        let opened = contain("opening a document", || {
+            if let Some(dir) = path.parent() {
+                if self.workspace.module(dir).is_none() {
+                    // Open documents first: their module is read now, not by the indexer.
+                    self.workspace.index_dir(dir);
+                }
             }
+            self.workspace.open_document(&path, &doc.text, doc.version)
+        });
+        if let Ok(module) = opened {
+            self.publish(module);
         }
-        let module = self.workspace.open_document(&path, &doc.text, doc.version);
-        self.publish(module);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -142,20 +221,23 @@ impl LanguageServer for Server {
             .into_iter()
             .map(convert::text_change)
             .collect();
-        let result = self.workspace.change_document(
-            &path,
-            &changes,
-            params.text_document.version,
-            self.state.encoding(),
-        );
+        let result = contain("applying an edit", || {
+            self.workspace.change_document(
+                &path,
+                &changes,
+                params.text_document.version,
+                self.state.encoding(),
+            )
+        });
         match result {
-            Ok(module) => self.publish(module),
-            Err(err) => {
+            Ok(Ok(module)) => self.publish(module),
+            Ok(Err(err)) => {
                 warn!("{err}");
                 self.client
                     .log_message(MessageType::ERROR, format!("strata: {err}"))
                     .await;
             }
+            Err(_) => {} // Logged where it was contained.
         }
     }
 
@@ -165,12 +247,14 @@ impl LanguageServer for Server {
         };
         // The editor's text already won; a save of a file that is not open (some clients
         // send one after a rename) is read from disk.
-        let module = if self.workspace.is_open(&path) {
-            path.parent().and_then(|d| self.workspace.module(d))
-        } else {
-            self.workspace.disk_changed(&path)
-        };
-        if let Some(module) = module {
+        let module = contain("reading a saved file", || {
+            if self.workspace.is_open(&path) {
+                path.parent().and_then(|d| self.workspace.module(d))
+            } else {
+                self.workspace.disk_changed(&path)
+            }
+        });
+        if let Ok(Some(module)) = module {
             self.publish(module);
         }
     }
@@ -179,8 +263,31 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&params.text_document.uri) else {
             return;
         };
-        if let Some(module) = self.workspace.close_document(&path) {
+        let Ok(module) = contain("closing a document", || {
+            self.workspace.close_document(&path)
+        }) else {
+            return;
+        };
+        let Some(dir) = path.parent() else {
+            return;
+        };
+        if !self.state.in_workspace(dir) {
+            // Read only for its open documents: forgotten with the last of them.
+            let mut forgotten = self.workspace.forget_dir(dir);
+            if !forgotten.is_empty() || self.workspace.module(dir).is_none() {
+                let _ = self.edits.send(dir.to_path_buf());
+                forgotten.push(path);
+                self.publisher.clear(forgotten);
+                return;
+            }
+        }
+        if let Some(module) = module {
+            let gone = !module.sources.iter().any(|s| s.path == path);
             self.publish(module);
+            if gone {
+                // Closed and not on disk: its diagnostics go with it.
+                self.publisher.clear(vec![path]);
+            }
         }
     }
 
@@ -190,12 +297,14 @@ impl LanguageServer for Server {
             let Some(path) = convert::path_of(&change.uri) else {
                 continue;
             };
-            let module = if change.typ == FileChangeType::DELETED {
-                self.workspace.disk_deleted(&path)
-            } else {
-                self.workspace.disk_changed(&path)
-            };
-            touched.extend(module);
+            let module = contain("reading a changed file", || {
+                if change.typ == FileChangeType::DELETED {
+                    self.workspace.disk_deleted(&path)
+                } else {
+                    self.workspace.disk_changed(&path)
+                }
+            });
+            touched.extend(module.ok().flatten());
         }
         touched.sort_by(|a, b| a.dir.cmp(&b.dir));
         touched.dedup_by(|a, b| a.dir == b.dir);
@@ -210,11 +319,15 @@ impl LanguageServer for Server {
         self.state
             .set_state_path(capabilities::state_path_setting(&params.settings));
         let dialect = capabilities::dialect_setting(&params.settings);
-        self.workspace.set_dialect(dialect);
-        self.workspace
-            .set_core_version(capabilities::core_version_setting(&params.settings));
-        for module in self.workspace.modules() {
-            self.publish(module);
+        let applied = contain("applying the settings", || {
+            self.workspace.set_dialect(dialect);
+            self.workspace
+                .set_core_version(capabilities::core_version_setting(&params.settings));
+        });
+        if applied.is_ok() {
+            for module in self.workspace.modules() {
+                self.publish(module);
+            }
         }
     }
 
@@ -223,12 +336,10 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&at.text_document.uri) else {
             return Ok(None);
         };
-        Ok(hover::hover(
-            &self.workspace,
-            &path,
-            at.position,
-            self.state.encoding(),
-        ))
+        let encoding = self.state.encoding();
+        Ok(contain(format!("hover of {}", path.display()), || {
+            hover::hover(&self.workspace, &path, at.position, encoding)
+        })?)
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
@@ -236,13 +347,20 @@ impl LanguageServer for Server {
             return Ok(None);
         };
         let encoding = self.state.encoding();
-        let mut lenses = navigation::code_lenses(&self.workspace, &path, encoding);
-        lenses.extend(plan::code_lenses(
-            &self.workspace,
-            &path,
-            self.state.state_path().as_deref(),
-            encoding,
-        ));
+        let mut lenses = contain(format!("code lens of {}", path.display()), || {
+            navigation::code_lenses(&self.workspace, &path, encoding)
+        })?;
+        if let Some(dir) = path.parent() {
+            let (ws, state) = (self.workspace.clone(), self.state.state_path());
+            let what = format!("plan code lens of {}", dir.display());
+            let file = path.clone();
+            let planned = self
+                .analyse_module(dir, what, move || {
+                    plan::code_lenses(&ws, &file, state.as_deref(), encoding)
+                })
+                .await?;
+            lenses.extend(planned);
+        }
         Ok(Some(lenses))
     }
 
@@ -254,18 +372,17 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&at.text_document.uri) else {
             return Ok(None);
         };
-        Ok(navigation::definition(
-            &self.workspace,
-            &path,
-            at.position,
-            self.state.encoding(),
-        ))
+        let encoding = self.state.encoding();
+        Ok(contain(
+            format!("definition in {}", path.display()),
+            || navigation::definition(&self.workspace, &path, at.position, encoding),
+        )?)
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         let argument = params.arguments.into_iter().next().unwrap_or_default();
         let invalid = |e: serde_json::Error| {
-            tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+            jsonrpc::Error::invalid_params(format!(
                 "{}: expected one object argument: {e}",
                 params.command
             ))
@@ -274,41 +391,41 @@ impl LanguageServer for Server {
             navigation::MERGED_BLOCK => {
                 let args: navigation::PositionArgs =
                     serde_json::from_value(argument).map_err(invalid)?;
-                Ok(Some(navigation::merged_block(
-                    &self.workspace,
-                    &args,
-                    self.state.encoding(),
-                )))
+                let encoding = self.state.encoding();
+                Ok(Some(contain(navigation::MERGED_BLOCK, || {
+                    navigation::merged_block(&self.workspace, &args, encoding)
+                })?))
             }
             plan::PLAN_PREVIEW => {
                 let args: plan::PlanArgs = serde_json::from_value(argument).map_err(invalid)?;
-                let state = self.state.state_path();
-                plan::plan_preview(&self.workspace, args, state.as_deref())
-                    .map(Some)
-                    .map_err(|e| {
-                        tower_lsp_server::jsonrpc::Error::invalid_params(format!(
-                            "{PLAN_PREVIEW_NAME}: {e}",
-                            PLAN_PREVIEW_NAME = plan::PLAN_PREVIEW
-                        ))
-                    })
+                let dir = convert::path_of(&args.uri)
+                    .and_then(|p| p.parent().map(Path::to_path_buf))
+                    .unwrap_or_default();
+                let (ws, state) = (self.workspace.clone(), self.state.state_path());
+                let what = format!("{} of {}", plan::PLAN_PREVIEW, dir.display());
+                self.analyse_module(&dir, what, move || {
+                    plan::plan_preview(&ws, args, state.as_deref())
+                })
+                .await?
+                .map(Some)
+                .map_err(|e| jsonrpc::Error::invalid_params(format!("{}: {e}", plan::PLAN_PREVIEW)))
             }
             navigation::SHOW_OVERRIDE => {
                 let target: Location = serde_json::from_value(argument).map_err(invalid)?;
                 let shown = self
-                    .client
-                    .show_document(ShowDocumentParams {
+                    .ask(self.client.show_document(ShowDocumentParams {
                         uri: target.uri,
                         external: Some(false),
                         take_focus: Some(true),
                         selection: Some(target.range),
-                    })
+                    }))
                     .await;
-                if let Err(err) = shown {
+                if let Some(Err(err)) = shown {
                     warn!("client could not show the override: {err}");
                 }
                 Ok(None)
             }
-            other => Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+            other => Err(jsonrpc::Error::invalid_params(format!(
                 "unknown command {other}"
             ))),
         }

@@ -73,6 +73,14 @@ impl State {
         self.roots.read().map(|r| r.clone()).unwrap_or_default()
     }
 
+    /// Whether `dir` is inside a workspace folder (the background indexer reads those;
+    /// any other directory is read only for the documents open in it).
+    pub fn in_workspace(&self, dir: &std::path::Path) -> bool {
+        self.roots
+            .read()
+            .is_ok_and(|roots| roots.iter().any(|r| dir.starts_with(r)))
+    }
+
     /// Whether the client can register file watchers dynamically.
     pub fn client_watches_files(&self) -> bool {
         self.watch_files.load(Ordering::Relaxed)

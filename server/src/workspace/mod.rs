@@ -169,6 +169,25 @@ impl Workspace {
         self.disk_changed(path)
     }
 
+    /// Forgets the module of `dir` and its files, unless a document in `dir` is still
+    /// open: a directory read only for the documents open in it must not keep its memory
+    /// after the last one closes. Returns the paths of the files it held.
+    pub fn forget_dir(&self, dir: &Path) -> Vec<PathBuf> {
+        let _guard = self.rebuild.lock().unwrap_or_else(|e| e.into_inner());
+        if self.open.iter().any(|doc| doc.key().parent() == Some(dir)) {
+            return Vec::new();
+        }
+        let names = self.names.remove(dir).map(|(_, n)| n).unwrap_or_default();
+        let forgotten = names
+            .iter()
+            .map(|name| dir.join(name))
+            .filter(|path| self.files.remove(path).is_some())
+            .collect();
+        self.modules.remove(dir);
+        self.merged.remove(dir);
+        forgotten
+    }
+
     /// A file was created or changed on disk. Ignored while the file is open.
     pub fn disk_changed(&self, path: &Path) -> Option<Arc<Module>> {
         let dir = path.parent()?;
@@ -225,12 +244,19 @@ impl Workspace {
             }
         }
         let merged = Arc::new(merge(module));
-        let mut entry = self
-            .merged
-            .entry(module.dir.clone())
-            .or_insert_with(|| (module.revision, merged.clone()));
-        if entry.0 < module.revision {
-            *entry = (module.revision, merged.clone());
+        match self.merged.entry(module.dir.clone()) {
+            dashmap::Entry::Occupied(mut cached) => {
+                if cached.get().0 < module.revision {
+                    cached.insert((module.revision, merged.clone()));
+                }
+            }
+            dashmap::Entry::Vacant(slot) => {
+                // Only a module still in the workspace is cached (checked under the
+                // entry's lock): one forgotten meanwhile (`forget_dir`) stays forgotten.
+                if self.modules.contains_key(&module.dir) {
+                    slot.insert((module.revision, merged.clone()));
+                }
+            }
         }
         merged
     }

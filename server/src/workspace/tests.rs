@@ -176,3 +176,22 @@ fn indexing_never_replaces_an_open_document() {
     );
     assert_eq!(ws.file(&path).unwrap().version, Some(3));
 }
+
+#[test]
+fn a_forgotten_directory_keeps_nothing_unless_a_document_is_open_in_it() {
+    let dir = temp_module(&[("main.tf", "variable \"a\" {}\n"), ("b.tf", "")]);
+    let ws = Workspace::new();
+    let main = dir.path().join("main.tf");
+    ws.index_dir(dir.path());
+    ws.open_document(&main, "variable \"a\" {}\n", 1);
+    assert!(ws.forget_dir(dir.path()).is_empty(), "main.tf is open");
+    assert!(ws.module(dir.path()).is_some());
+    ws.close_document(&main);
+    assert!(ws.merged(dir.path()).is_some());
+    let mut forgotten = ws.forget_dir(dir.path());
+    forgotten.sort();
+    assert_eq!(forgotten, vec![dir.path().join("b.tf"), main.clone()]);
+    assert!(ws.module(dir.path()).is_none());
+    assert!(ws.file(&main).is_none());
+    assert!(ws.merged.is_empty() && ws.names.is_empty() && ws.files.is_empty());
+}
