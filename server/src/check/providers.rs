@@ -86,19 +86,23 @@ fn local_name(ctx: &mut Ctx<'_>, name: &str, span: Span) {
     );
 }
 
-/// A provider name part normalized (lowercase), or why it is not one.
+/// A provider name part normalized (lowercase), or why it is not one, checked in the
+/// order of terraform-registry-address's `ParseProviderPart`.
 pub fn provider_part(given: &str) -> Result<String, &'static str> {
     if given.is_empty() {
         return Err("must have at least one character");
+    }
+    if given.contains('.') {
+        return Err("dots are not allowed");
+    }
+    if given.contains("--") {
+        return Err("cannot use multiple consecutive dashes");
     }
     let valid = given.chars().all(|c| c.is_alphanumeric() || c == '-')
         && !given.starts_with('-')
         && !given.ends_with('-');
     if !valid {
         return Err("must contain only letters, digits, and dashes, and may not use leading or trailing dashes");
-    }
-    if given.contains("--") {
-        return Err("cannot use multiple consecutive dashes");
     }
     Ok(given.to_lowercase())
 }
