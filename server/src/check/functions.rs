@@ -99,7 +99,7 @@ fn removed(name: &str) -> Option<&'static str> {
 
 /// Where HCL says an expression starts (`StartRange`): a quoted string's first literal
 /// part, inside the quotes; an operation's first operand; a call's name; a bracket.
-fn start_range(e: &Expr) -> Span {
+pub(super) fn start_range(e: &Expr) -> Span {
     let one = |at: u32| Span::new(at as usize, at as usize + 1);
     match &e.kind {
         ExprKind::String(s) => {

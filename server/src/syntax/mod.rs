@@ -13,6 +13,7 @@ mod json_parser;
 mod lexer;
 mod native;
 mod recover;
+mod repeated_keys;
 mod scan;
 
 use std::fmt;

@@ -16,14 +16,12 @@ use std::sync::Arc;
 
 use super::diagnose::{self, Scope};
 use super::native::Converter;
+use super::repeated_keys;
 use super::scan::{self, Item};
 use super::{
     Attribute, Block, Body, Expr, ExprKind, File, Ident, Span, Syntax, SyntaxDiagnostic,
     SyntaxSeverity,
 };
-
-/// hcl-edit's message for `{ a = 1, a = 2 }`, which Terraform accepts (the last key wins).
-const REPEATED_OBJECT_KEY: &str = "unique object key";
 
 /// Parses a native-syntax file; see the module documentation.
 pub fn parse_native(text: &str, previous: Option<&File>) -> File {
@@ -286,7 +284,13 @@ impl Recovery<'_> {
                 return first_attribute(Converter::new(range.start).body(body));
             }
         }
-        if error.message().contains(REPEATED_OBJECT_KEY) {
+        if repeated_keys::is_repeated_key(&error) {
+            let blanked = scan::blank_ignored_newlines(slice);
+            let parsed = repeated_keys::parse_body(slice, range.start)
+                .or_else(|| repeated_keys::parse_body(blanked.as_deref()?, range.start));
+            if let Some(parsed) = parsed.and_then(first_attribute) {
+                return Some(parsed);
+            }
             if let Some(attr) = unanalysed_attribute(slice, range.start) {
                 self.diagnostics.push(SyntaxDiagnostic {
                     severity: SyntaxSeverity::Note,
