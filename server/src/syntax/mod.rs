@@ -15,6 +15,7 @@ mod native;
 mod recover;
 mod repeated_keys;
 mod scan;
+mod traversals;
 
 use std::fmt;
 use std::sync::Arc;

@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use super::diagnose::{self, Scope};
 use super::native::Converter;
-use super::repeated_keys;
 use super::scan::{self, Item};
+use super::{repeated_keys, traversals};
 use super::{
     Attribute, Block, Body, Expr, ExprKind, File, Ident, Span, Syntax, SyntaxDiagnostic,
     SyntaxSeverity,
@@ -30,7 +30,9 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
         hcl_edit::parser::parse_body(&blanked).ok()
     });
     if let Some(body) = whole {
-        return file(Converter::new(0).body(body), Vec::new());
+        let body = Converter::new(0).body(body);
+        let diagnostics = traversals::diagnose(text, &body);
+        return file(body, diagnostics);
     }
     let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous);
     if let Some(at) = scan::unterminated_comment(text) {
@@ -70,6 +72,7 @@ pub(super) fn recover_range(
         }
     }
     let mut diagnostics = recovery.diagnostics;
+    diagnostics.extend(traversals::diagnose(text, &body));
     diagnostics.sort_by_key(|d| d.span.start);
     (body, diagnostics)
 }
