@@ -81,6 +81,7 @@ impl Converter {
             labels,
             body: self.body(block.body),
             span,
+            json_open: None,
             stale: false,
         }
     }

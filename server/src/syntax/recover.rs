@@ -252,6 +252,7 @@ impl Recovery<'_> {
             labels,
             body,
             span: Span::new(range.start, range.end),
+            json_open: None,
             stale: false,
         })
     }
@@ -328,6 +329,7 @@ impl Recovery<'_> {
                 labels,
                 body: Body::default(),
                 span: Span::new(range.start, range.end),
+                json_open: None,
                 stale: false,
             }));
         }
