@@ -6,14 +6,14 @@
 use super::{at, range_text, Diagnostic, Severity};
 use crate::eval::references;
 use crate::merge::{header_span, MergedModule, Origin};
-use crate::syntax::{Block, Span, Syntax};
+use crate::syntax::{Block, Span};
 
 /// Code of a malformed check block.
 pub const CHECK_BLOCK: &str = "invalid-check-block";
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
+        if m.is_override_file(fi as u32) {
             continue; // Override files may not hold check blocks (overrides.rs).
         }
         for block in file.syntax.body.blocks_of("check") {

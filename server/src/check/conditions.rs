@@ -6,17 +6,15 @@
 use super::{at, Diagnostic, Severity};
 use crate::eval::{parse_references, references};
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Block, Syntax};
+use crate::syntax::Block;
 
 /// Code of a malformed custom condition.
 pub const CONDITION: &str = "invalid-condition";
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
-            // Override files may not hold conditions at all (reported as such); JSON
-            // strings need their context to be parsed.
-            continue;
+    for fi in 0..m.files.len() {
+        if m.is_override_file(fi as u32) {
+            continue; // Override files may not hold conditions at all (reported as such).
         }
         let file = fi as u32;
         for block in &file_blocks(m, file) {
@@ -48,7 +46,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                             m,
                             Origin {
                                 file,
-                                span: crate::merge::header_span(c),
+                                span: c.kind.span,
                             },
                             Severity::Error,
                             CONDITION,
@@ -107,15 +105,17 @@ fn condition(
     }
     if let Some(own) = own {
         let message = c.body.attribute("error_message");
+        // Terraform names the whole expression, once, whatever it refers to.
         for expr in std::iter::once(&cond.expr).chain(message.map(|a| &a.expr)) {
-            for r in references(expr) {
-                if r.container.as_deref().unwrap_or(&r.subject) == own {
-                    push(
-                        r.span,
-                        format!("Invalid reference in {kind}"),
-                        format!("Configuration for {own} may not refer to itself."),
-                    );
-                }
+            let refers_to_self = references(expr)
+                .iter()
+                .any(|r| r.container.as_deref().unwrap_or(&r.subject) == own);
+            if refers_to_self {
+                push(
+                    expr.span,
+                    format!("Invalid reference in {kind}"),
+                    format!("Configuration for {own} may not refer to itself."),
+                );
             }
         }
     }

@@ -14,6 +14,7 @@ pub const CORE_VERSION: &str = "unsupported-core-version";
 
 pub(super) fn check(module: &Module, m: &MergedModule, out: &mut Vec<Diagnostic>) {
     let version = &module.core_version.version;
+    prerelease(m, out);
     for (file, span) in unmet(m, version) {
         let tool = tool(m);
         out.push(at(
@@ -40,6 +41,7 @@ pub(super) fn check_child(
     source: &str,
     out: &mut Vec<Diagnostic>,
 ) {
+    prerelease(child, out);
     for (file, span) in unmet(child, version) {
         let tool = tool(child);
         out.push(at(
@@ -60,11 +62,61 @@ fn tool(m: &MergedModule) -> &'static str {
     }
 }
 
+/// `Invalid required_version constraint` for each part of a constraint in force that
+/// names a pre-release: Terraform refuses those, and checks nothing else of the
+/// constraint (so `unmet` leaves it out).
+fn prerelease(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (file, span, text) in in_force(m) {
+        for part in prerelease_parts(&text) {
+            // Terraform names itself in lower case here, OpenTofu does not.
+            let tool = match m.dialect {
+                Dialect::Terraform => "terraform",
+                Dialect::OpenTofu => "OpenTofu",
+            };
+            let detail = format!("Prerelease version constraints are not supported: {part}. Remove the prerelease information from the constraint. Prerelease versions of {tool} will match constraints using their version core only.");
+            out.push(at(
+                m,
+                Origin { file, span },
+                Severity::Error,
+                CORE_VERSION,
+                "Invalid required_version constraint".into(),
+                detail,
+            ));
+        }
+    }
+}
+
+/// The parts of a valid constraint that name a pre-release, as written (go-version
+/// keeps the spaces around a part).
+fn prerelease_parts(text: &str) -> Vec<&str> {
+    if !super::versions::is_constraint(text) {
+        return Vec::new();
+    }
+    text.split(',')
+        .filter(|part| {
+            let at = part.find(|c: char| c.is_ascii_digit() || c == 'v');
+            at.and_then(|at| Version::parse(&part[at..]))
+                .is_some_and(|v| !v.pre.is_empty())
+        })
+        .collect()
+}
+
 /// The `required_version` arguments in force that `version` does not meet.
 fn unmet(m: &MergedModule, version: &str) -> Vec<(u32, Span)> {
     let Some(version) = Version::parse(version) else {
         return Vec::new();
     };
+    in_force(m)
+        .into_iter()
+        .filter(|(_, _, text)| prerelease_parts(text).is_empty())
+        .filter(|(_, _, text)| allows(text, &version) == Some(false))
+        .map(|(file, span, _)| (file, span))
+        .collect()
+}
+
+/// The `required_version` constraints in force: an override file's replace the primary
+/// files' ones.
+fn in_force(m: &MergedModule) -> Vec<(u32, Span, String)> {
     let mut constraints = Vec::new();
     let mut from_overrides = Vec::new();
     for (fi, file) in m.files.iter().enumerate() {
@@ -91,10 +143,6 @@ fn unmet(m: &MergedModule, version: &str) -> Vec<(u32, Span)> {
         constraints = from_overrides;
     }
     constraints
-        .into_iter()
-        .filter(|(_, _, text)| allows(text, &version) == Some(false))
-        .map(|(file, span, _)| (file, span))
-        .collect()
 }
 
 /// A version as go-version reads it: numeric segments (at least three, zero-padded), how

@@ -30,7 +30,9 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
         for block in &m.file(file).syntax.body.blocks {
             match &*block.kind.name {
                 "moved" => moved(block, &mut push),
-                "removed" => removed(block, &mut push),
+                "removed" => {
+                    removed(block, &mut push);
+                }
                 _ => {}
             }
         }
@@ -54,13 +56,23 @@ fn moved(block: &Block, push: &mut impl FnMut(Span, &str, String)) {
     }
 }
 
-fn removed(block: &Block, push: &mut impl FnMut(Span, &str, String)) {
-    let Some(a) = block.body.attribute("from") else {
-        return;
-    };
-    let Some(all) = static_parts(&a.expr, push) else {
-        return;
-    };
+/// What the `from` of a `removed` block names, when Terraform could parse it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Removes {
+    /// A module call.
+    Module,
+    /// A resource; `managed` unless it is a data source or an ephemeral resource.
+    Resource { managed: bool },
+}
+
+/// What a `removed` block's `from` names; `None` where Terraform fails to parse it.
+pub(super) fn removes(block: &Block) -> Option<Removes> {
+    removed(block, &mut |_, _, _| {})
+}
+
+fn removed(block: &Block, push: &mut impl FnMut(Span, &str, String)) -> Option<Removes> {
+    let a = block.body.attribute("from")?;
+    let all = static_parts(&a.expr, push)?;
     let mut rest = &all[..];
     while let [Part::Name(word, _), Part::Name(_, _), tail @ ..] = rest {
         if word != "module" {
@@ -73,21 +85,28 @@ fn removed(block: &Block, push: &mut impl FnMut(Span, &str, String)) {
                 "Module instance keys not allowed",
                 "Module address must be a module (e.g. \"module.foo\"), not a module instance (e.g. \"module.foo[1]\").".into(),
             );
-            return;
+            return None;
         }
     }
-    let skip = match rest.first() {
-        Some(Part::Name(mode, _)) if matches!(mode.as_str(), "data" | "ephemeral" | "resource") => {
-            1
-        }
-        _ => 0,
+    if rest.is_empty() {
+        return (!all.is_empty()).then_some(Removes::Module);
+    }
+    let (skip, managed) = match rest.first() {
+        Some(Part::Name(mode, _)) if matches!(mode.as_str(), "data" | "ephemeral") => (1, false),
+        Some(Part::Name(mode, _)) if mode == "resource" => (1, true),
+        _ => (0, true),
     };
-    if let [_, _, Part::Index(_, span), ..] = &rest[skip.min(rest.len())..] {
-        push(
-            *span,
-            "Resource instance keys not allowed",
-            "Resource address must be a resource (e.g. \"test_instance.foo\"), not a resource instance (e.g. \"test_instance.foo[1]\").".into(),
-        );
+    match &rest[skip.min(rest.len())..] {
+        [_, _, Part::Index(_, span), ..] => {
+            push(
+                *span,
+                "Resource instance keys not allowed",
+                "Resource address must be a resource (e.g. \"test_instance.foo\"), not a resource instance (e.g. \"test_instance.foo[1]\").".into(),
+            );
+            None
+        }
+        [Part::Name(..), Part::Name(..)] => Some(Removes::Resource { managed }),
+        _ => None,
     }
 }
 

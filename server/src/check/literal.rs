@@ -6,41 +6,98 @@ use serde_json::Value;
 use super::{at, Diagnostic, Severity};
 use crate::eval::constant;
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Attribute, Expr, ExprKind};
+use crate::syntax::{Attribute, Expr, ExprKind, Span, TemplatePart, TraversalStep};
 
 /// Code of an argument with a value Terraform cannot use.
 pub const LITERAL_VALUE: &str = "invalid-literal";
 
 /// `Variables not allowed` and `Function calls not allowed` for an expression that must
-/// be a constant; returns the diagnostics, empty when it is one.
+/// be a constant, as HCL reports them when it evaluates without a context: one for each
+/// reference (at its root name) and each outermost function call, in source order;
+/// empty when it is a constant.
 pub fn not_constant(m: &MergedModule, file: u32, expr: &Expr) -> Vec<Diagnostic> {
-    let (variables, functions) = uses(expr);
-    let origin = Origin {
-        file,
-        span: expr.span,
-    };
-    let mut out = Vec::new();
-    if variables {
-        out.push(at(
-            m,
-            origin,
-            Severity::Error,
-            LITERAL_VALUE,
-            "Variables not allowed".into(),
-            "Variables may not be used here.".into(),
-        ));
+    let mut found = Vec::new();
+    unevaluable(expr, &mut found);
+    found
+        .into_iter()
+        .map(|(span, variable)| {
+            let (summary, detail) = if variable {
+                ("Variables not allowed", "Variables may not be used here.")
+            } else {
+                (
+                    "Function calls not allowed",
+                    "Functions may not be called here.",
+                )
+            };
+            let origin = Origin { file, span };
+            at(
+                m,
+                origin,
+                Severity::Error,
+                LITERAL_VALUE,
+                summary.into(),
+                detail.into(),
+            )
+        })
+        .collect()
+}
+
+/// The references (`true`) and function calls (`false`) HCL cannot evaluate without a
+/// context, in the order it evaluates them: a call's arguments are never reached, nor a
+/// `for` expression's body once its collection failed.
+fn unevaluable(expr: &Expr, out: &mut Vec<(Span, bool)>) {
+    match &expr.kind {
+        ExprKind::Variable(id) => out.push((id.span, true)),
+        ExprKind::FuncCall { .. } => out.push((expr.span, false)),
+        ExprKind::For(f) => unevaluable(&f.collection, out),
+        ExprKind::Traversal { root, steps } => {
+            unevaluable(root, out);
+            for step in steps {
+                if let TraversalStep::Index(e) = step {
+                    unevaluable(e, out);
+                }
+            }
+        }
+        ExprKind::Object(items) => {
+            for (k, v) in items {
+                // A bare name as a key is the key itself, not a reference.
+                if !matches!(k.kind, ExprKind::Variable(_)) {
+                    unevaluable(k, out);
+                }
+                unevaluable(v, out);
+            }
+        }
+        ExprKind::Tuple(items) => items.iter().for_each(|e| unevaluable(e, out)),
+        ExprKind::Conditional(parts) => parts.iter().for_each(|e| unevaluable(e, out)),
+        ExprKind::Binary { operands, .. } => operands.iter().for_each(|e| unevaluable(e, out)),
+        ExprKind::Unary { expr, .. } | ExprKind::Parens(expr) => unevaluable(expr, out),
+        ExprKind::Template(parts) => unevaluable_parts(parts, out),
+        ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Number(_)
+        | ExprKind::String(_)
+        | ExprKind::Json(_)
+        | ExprKind::Unanalysed => {}
     }
-    if functions {
-        out.push(at(
-            m,
-            origin,
-            Severity::Error,
-            LITERAL_VALUE,
-            "Function calls not allowed".into(),
-            "Functions may not be called here.".into(),
-        ));
+}
+
+fn unevaluable_parts(parts: &[TemplatePart], out: &mut Vec<(Span, bool)>) {
+    for part in parts {
+        match part {
+            TemplatePart::Literal(_) => {}
+            TemplatePart::Interpolation(e) => unevaluable(e, out),
+            TemplatePart::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                unevaluable(condition, out);
+                unevaluable_parts(then, out);
+                unevaluable_parts(otherwise, out);
+            }
+            TemplatePart::For { collection, .. } => unevaluable(collection, out),
+        }
     }
-    out
 }
 
 /// A boolean decoded without any evaluation context (spec §3.2).
@@ -72,25 +129,4 @@ pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnosti
         ));
     }
     out
-}
-
-/// Whether an expression refers to anything, and whether it calls a function.
-fn uses(expr: &Expr) -> (bool, bool) {
-    let mut found = (false, false);
-    // A bare name as an object key is the key itself, not a reference. (A set: a default
-    // of many objects has as many keys.)
-    let mut keys = std::collections::HashSet::new();
-    expr.walk(&mut |e| match &e.kind {
-        ExprKind::Object(items) => keys.extend(
-            items
-                .iter()
-                .filter(|(k, _)| matches!(k.kind, ExprKind::Variable(_)))
-                .map(|(k, _)| k.span),
-        ),
-        ExprKind::Variable(_) if keys.contains(&e.span) => {}
-        ExprKind::Variable(_) | ExprKind::Traversal { .. } => found.0 = true,
-        ExprKind::FuncCall { .. } => found.1 = true,
-        _ => {}
-    });
-    found
 }

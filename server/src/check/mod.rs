@@ -168,12 +168,17 @@ fn check(
     variables::check(merged, &mut out);
     refactoring::check(merged, &mut out);
     module_sources::check(merged, &mut out);
-    module_providers::check(merged, children, &mut out);
-    child_modules::check(module, merged, children, &mut out);
     providers::check(merged, &mut out);
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
-    if phased && out.iter().any(|d| d.severity == Severity::Error) {
+    let failed = |out: &[Diagnostic]| phased && out.iter().any(|d| d.severity == Severity::Error);
+    if failed(&out) {
+        return out; // Terraform builds the module tree only from a root that loaded.
+    }
+    // Building the module tree: the children, and the providers passed to them.
+    module_providers::check(merged, children, &mut out);
+    child_modules::check(module, merged, children, &mut out);
+    if failed(&out) {
         return out;
     }
     // The validate walk: references and values, kept as far as each evaluation gets.

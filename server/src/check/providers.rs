@@ -2,12 +2,13 @@
 //! them while loading (`internal/configs/provider.go`, `resource.go`): a `provider`
 //! block's name must be a normalized provider name; its `version` argument is
 //! deprecated; a resource's, data source's or import's `provider` argument is a bare
-//! `name` or `name.alias`, the quoted form deprecated.
+//! `name` or `name.alias`, the quoted form deprecated; a module call's `providers` is a
+//! static map of such references (`module_call.go`), each child configuration once.
 
 use super::deprecations::{DEPRECATED, QUOTED_REFERENCE};
-use super::{at, Diagnostic, Severity};
+use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
-use crate::syntax::{Attribute, Block, Expr, ExprKind, Span, Syntax, TraversalStep};
+use crate::syntax::{Block, Expr, ExprKind, Ident, Span, Syntax, TraversalStep};
 
 /// Code of an invalid provider local name or configuration reference.
 pub const PROVIDER_REFERENCE: &str = "invalid-provider-reference";
@@ -43,6 +44,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             match &*block.kind.name {
                 "provider" => provider_block(&mut ctx, block),
                 "resource" | "data" | "ephemeral" | "import" => reference_argument(&mut ctx, block),
+                "module" => passed_providers(&mut ctx, block),
                 "check" => block
                     .body
                     .blocks_of("data")
@@ -86,10 +88,17 @@ fn local_name(ctx: &mut Ctx<'_>, name: &str, span: Span) {
     );
 }
 
-/// A provider name part normalized (lowercase), or why it is not one.
+/// A provider name part normalized (lowercase), or why it is not one, checked in the
+/// order of terraform-registry-address's `ParseProviderPart`.
 pub fn provider_part(given: &str) -> Result<String, &'static str> {
     if given.is_empty() {
         return Err("must have at least one character");
+    }
+    if given.contains('.') {
+        return Err("dots are not allowed");
+    }
+    if given.contains("--") {
+        return Err("cannot use multiple consecutive dashes");
     }
     let valid = given.chars().all(|c| c.is_alphanumeric() || c == '-')
         && !given.starts_with('-')
@@ -97,20 +106,67 @@ pub fn provider_part(given: &str) -> Result<String, &'static str> {
     if !valid {
         return Err("must contain only letters, digits, and dashes, and may not use leading or trailing dashes");
     }
-    if given.contains("--") {
-        return Err("cannot use multiple consecutive dashes");
-    }
     Ok(given.to_lowercase())
 }
 
 /// A block's `provider = name` or `name.alias` argument.
 fn reference_argument(ctx: &mut Ctx<'_>, block: &Block) {
     if let Some(a) = block.body.attribute("provider") {
-        provider_reference(ctx, a);
+        provider_reference(ctx, &a.expr, "provider");
     }
 }
 
-fn provider_reference(ctx: &mut Ctx<'_>, a: &Attribute) {
+/// A module call's `providers` map as Terraform decodes it
+/// (`decodePassedProviderConfigs`): a static map whose keys and values are provider
+/// configuration references, each child-side configuration passed once.
+fn passed_providers(ctx: &mut Ctx<'_>, block: &Block) {
+    let Some(a) = block.body.attribute("providers") else {
+        return;
+    };
+    let ExprKind::Object(items) = &a.expr.kind else {
+        ctx.push(
+            Severity::Error,
+            PROVIDER_REFERENCE,
+            a.expr.start_range(),
+            "Invalid expression",
+            "A static map expression is required.".into(),
+        );
+        return;
+    };
+    let mut seen: Vec<(String, Span)> = Vec::new();
+    for (key, value) in items {
+        let child = provider_reference(ctx, key, "providers");
+        let parent = provider_reference(ctx, value, "providers");
+        let (Some(child), Some(_)) = (child, parent) else {
+            continue;
+        };
+        if let Some((_, first)) = seen.iter().find(|(c, _)| *c == child) {
+            let first = range_text(
+                ctx.m,
+                Origin {
+                    file: ctx.file,
+                    span: *first,
+                },
+            );
+            ctx.push(
+                Severity::Error,
+                PROVIDER_REFERENCE,
+                value.span,
+                "Duplicate provider address",
+                format!("A provider configuration was already passed to {child} at {first}. Each child provider configuration can be assigned only once."),
+            );
+            continue;
+        }
+        seen.push((
+            child,
+            Span::new(key.span.start as usize, value.span.end as usize),
+        ));
+    }
+}
+
+/// A reference to a provider configuration (`decodeProviderConfigRef`), given to
+/// `argument`: `name` or `name.alias`, returned when it has no errors.
+fn provider_reference(ctx: &mut Ctx<'_>, given: &Expr, argument: &str) -> Option<String> {
     let invalid = |ctx: &mut Ctx<'_>, span, detail: &str| {
         ctx.push(
             Severity::Error,
@@ -121,13 +177,13 @@ fn provider_reference(ctx: &mut Ctx<'_>, a: &Attribute) {
         );
     };
     let unquoted;
-    let expr = match &a.expr.kind {
-        ExprKind::String(s) => match parse_reference(s, a.expr.span) {
+    let expr = match &given.kind {
+        ExprKind::String(s) => match parse_reference(s, given.span) {
             Some(e) => {
                 ctx.push(
                     Severity::Warning,
                     DEPRECATED,
-                    a.expr.span,
+                    given.span,
                     "Quoted references are deprecated",
                     QUOTED_REFERENCE.into(),
                 );
@@ -137,45 +193,52 @@ fn provider_reference(ctx: &mut Ctx<'_>, a: &Attribute) {
             None => {
                 invalid(
                     ctx,
-                    a.expr.span,
+                    given.span,
                     "A provider configuration reference must not be given in quotes.",
                 );
-                return;
+                return None;
             }
         },
-        _ => &a.expr,
+        _ => given,
     };
-    let (root, steps): (_, &[TraversalStep]) = match &expr.kind {
-        ExprKind::Variable(id) => (id, &[]),
-        ExprKind::Traversal { root, steps } => match &root.kind {
-            ExprKind::Variable(id) => (id, steps),
-            _ => (&a.name, &[][..]),
-        },
-        _ => (&a.name, &[][..]),
-    };
-    let is_traversal = matches!(&expr.kind, ExprKind::Variable(_))
-        || matches!(&expr.kind, ExprKind::Traversal { root, .. } if matches!(root.kind, ExprKind::Variable(_)));
-    if !is_traversal || steps.len() > 1 {
+    let Some((root, steps)) = reference_parts(expr) else {
         invalid(
             ctx,
-            a.expr.span,
-            "The provider argument requires a provider type name, optionally followed by a period and then a configuration alias.",
+            given.span,
+            &format!("The {argument} argument requires a provider type name, optionally followed by a period and then a configuration alias."),
         );
-        return;
-    }
+        return None;
+    };
     let before = ctx.out.len();
     local_name(ctx, &root.name, root.span);
     if ctx.out.len() > before {
-        return;
+        return None;
     }
-    if let Some(step) = steps.first() {
-        if !matches!(step, TraversalStep::Attr(_)) {
+    match steps.first() {
+        None => Some(root.name.to_string()),
+        Some(TraversalStep::Attr(alias)) => Some(format!("{}.{}", root.name, alias.name)),
+        Some(step) => {
             invalid(
                 ctx,
-                step_span(step, root.span.end, a.expr.span.end),
+                step_span(step, root.span.end, given.span.end),
                 "Provider name must either stand alone or be followed by a period and then a configuration alias.",
             );
+            None
         }
+    }
+}
+
+/// The root name and the steps of a static traversal of one or two steps (HCL's
+/// `AbsTraversalForExpr`, which refuses splats).
+fn reference_parts(expr: &Expr) -> Option<(&Ident, &[TraversalStep])> {
+    match &expr.kind {
+        ExprKind::Variable(id) => Some((id, &[])),
+        ExprKind::Traversal { root, steps } if steps.len() == 1 => match (&root.kind, &steps[0]) {
+            (_, TraversalStep::AttrSplat(_) | TraversalStep::FullSplat(_)) => None,
+            (ExprKind::Variable(id), _) => Some((id, steps)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

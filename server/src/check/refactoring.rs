@@ -1,10 +1,11 @@
 //! `moved` and `removed` blocks (spec §3.8, §3.9): address kinds, what a `removed` block
 //! may target and hold, and, at plan time only, a removed object that is still declared.
 
-use super::{at, Diagnostic, Severity};
+use super::endpoints::{self, Removes};
+use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Mode, Origin, ResourceKey};
 use crate::module::Dialect;
-use crate::syntax::{Block, Expr, ExprKind, TraversalStep};
+use crate::syntax::{Block, Expr, ExprKind, Span, TraversalStep};
 
 /// Code of a malformed `moved` or `removed` block.
 pub const REFACTORING: &str = "invalid-refactoring-block";
@@ -115,68 +116,77 @@ fn moved(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) 
 }
 
 fn removed(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) {
-    if !required(block, &["from"]) {
-        return;
-    }
-    let tofu = m.dialect == Dialect::OpenTofu;
-    let Some(from_attr) = block.body.attribute("from") else {
-        return;
-    };
-    let Some(from) = target(&from_attr.expr) else {
-        return;
-    };
-    let at_from = Origin {
-        file,
-        span: from_attr.expr.span,
-    };
-    let mut push = |origin: Origin, summary: &str, detail: String| {
+    let mut push = |span: Span, summary: &str, detail: String| {
         out.push(at(
             m,
-            origin,
+            Origin { file, span },
             Severity::Error,
             REFACTORING,
             summary.into(),
             detail,
         ));
     };
-    match &from {
-        Target::Resource {
+    if m.dialect == Dialect::OpenTofu {
+        removed_tofu(block, &mut push);
+        return;
+    }
+    if let Some(from) = block.body.attribute("from") {
+        if let Some(Target::Resource {
             mode: Mode::Data, ..
-        } => {
-            let summary = if tofu {
-                "Data source address is not allowed"
-            } else {
-                "Data source address not allowed"
-            };
-            push(at_from, summary, "Data sources are never destroyed, so they are not valid targets of removed blocks. To remove the data source from state, remove the data source block from configuration.".into());
-            return;
+        }) = target(&from.expr)
+        {
+            push(from.expr.span, "Data source address not allowed", "Data sources are never destroyed, so they are not valid targets of removed blocks. To remove the data source from state, remove the data source block from configuration.".into());
         }
-        Target::Resource {
-            mode: Mode::Ephemeral,
-            ..
-        } if tofu => {
-            push(at_from, "Ephemeral resource address is not allowed", "Ephemeral resources are never stored in state, so they are not valid targets of removed blocks.".into());
-            return;
+    }
+    // Terraform decodes connections and provisioners only for a managed resource.
+    let managed = endpoints::removes(block) == Some(Removes::Resource { managed: true });
+    let mut seen_connection: Option<&Block> = None;
+    for nested in &block.body.blocks {
+        let span = header_span(nested);
+        match &*nested.kind.name {
+            "connection" if !managed => push(span, "Invalid connection block", "Provisioner connection configuration is valid only when a removed block targets a managed resource.".into()),
+            "connection" => match seen_connection {
+                Some(first) => {
+                    let first = range_text(m, Origin { file, span: header_span(first) });
+                    push(span, "Duplicate connection block", format!("This \"removed\" block already has a connection block at {first}."));
+                }
+                None => seen_connection = Some(nested),
+            },
+            "provisioner" if !managed => push(span, "Invalid provisioner block", "Provisioners are valid only when a removed block targets a managed resource.".into()),
+            "provisioner" if !destroy_time(nested) => push(span, "Invalid provisioner block", "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a destroy-time provisioner, use:\n    when = destroy".into()),
+            _ => {}
         }
-        _ => {}
+    }
+}
+
+/// OpenTofu's reading of a `removed` block (`internal/configs/removed.go`): data
+/// sources and ephemeral resources are not targets, provisioners must run at destroy
+/// time and need a resource target.
+fn removed_tofu(block: &Block, push: &mut impl FnMut(Span, &str, String)) {
+    let from = block.body.attribute("from");
+    let target = from.and_then(|a| target(&a.expr));
+    if let (Some(a), Some(Target::Resource { mode, .. })) = (from, &target) {
+        match mode {
+            Mode::Data => push(a.expr.span, "Data source address is not allowed", "Data sources are never destroyed, so they are not valid targets of removed blocks. To remove the data source from state, remove the data source block from configuration.".into()),
+            Mode::Ephemeral => push(a.expr.span, "Ephemeral resource address is not allowed", "Ephemeral resources are never stored in state, so they are not valid targets of removed blocks.".into()),
+            Mode::Managed => {}
+        }
     }
     for p in block.body.blocks_of("provisioner") {
-        let destroy_time = p.body.attribute("when").is_some_and(
-            |w| matches!(&w.expr.kind, ExprKind::Variable(id) if &*id.name == "destroy"),
-        );
-        if !destroy_time {
-            let summary = if tofu {
-                "Invalid \"removed.provisioner\" block"
-            } else {
-                "Invalid provisioner block"
-            };
-            push(
-                Origin { file, span: header_span(p) },
-                summary,
-                "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a destroy-time provisioner, use:\n    when = destroy".into(),
-            );
+        if !destroy_time(p) {
+            push(header_span(p), "Invalid \"removed.provisioner\" block", "\"removed\" blocks can only contain destroy provisioners. \"removed.provisioner.when = destroy\" expected".into());
+        } else if matches!(target, Some(Target::Module(_))) {
+            push(header_span(block), "Invalid \"removed\" block", "\"removed\" blocks containing \"provisioner\"s can only target resources. Found one block that is targeting a module".into());
         }
     }
+}
+
+/// Whether a provisioner runs at destroy time (`when = destroy`).
+fn destroy_time(provisioner: &Block) -> bool {
+    provisioner
+        .body
+        .attribute("when")
+        .is_some_and(|w| matches!(&w.expr.kind, ExprKind::Variable(id) if &*id.name == "destroy"))
 }
 
 /// `Removed resource still exists` (and its module and OpenTofu twins), which Terraform

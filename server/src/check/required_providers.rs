@@ -3,6 +3,7 @@
 //! and `configuration_aliases`; sources are provider addresses
 //! (`[hostname/][namespace/]type`); and the block belongs inside `terraform`.
 
+use super::literal::not_constant;
 use super::providers::provider_part;
 use super::{at, Diagnostic, Severity};
 use crate::eval::constant;
@@ -87,6 +88,9 @@ fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
     );
     if legacy {
         super::versions::check(ctx.m, ctx.file, a, ctx.out);
+        if let Err(why) = provider_part(name) {
+            ctx.error(a.expr.span, "Invalid provider name", why.into());
+        }
         return;
     }
     let normalized = match provider_part(name) {
@@ -109,12 +113,10 @@ fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
         return;
     };
     for (key, value) in items {
-        let key_name = match &key.kind {
-            ExprKind::Variable(id) => &*id.name,
-            ExprKind::String(s) => &**s,
-            _ => continue,
+        let Some(key_name) = key_string(ctx, key) else {
+            continue;
         };
-        match key_name {
+        match key_name.as_str() {
             "version" => version(ctx, value),
             "source" => source(ctx, value),
             "configuration_aliases" => aliases(ctx, name, value),
@@ -128,6 +130,99 @@ fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
             }
         }
     }
+}
+
+/// An entry's key as Terraform reads it, evaluated without a context: a bare name or
+/// keyword is itself; anything else must be a constant string (`Invalid Attribute`
+/// otherwise).
+fn key_string(ctx: &mut Ctx<'_>, key: &Expr) -> Option<String> {
+    match &key.kind {
+        ExprKind::Variable(id) => return Some(id.name.to_string()),
+        ExprKind::Bool(b) => return Some(b.to_string()),
+        ExprKind::Null => return Some("null".into()),
+        _ => {}
+    }
+    let problems = not_constant(ctx.m, ctx.file, key);
+    if !problems.is_empty() {
+        ctx.out.extend(problems);
+        return None;
+    }
+    match constant(key)? {
+        serde_json::Value::String(s) => Some(s),
+        other => {
+            let detail = format!(
+                "Invalid attribute value for provider requirement: {}",
+                go_syntax(&other)
+            );
+            ctx.error(key.span, "Invalid Attribute", detail);
+            None
+        }
+    }
+}
+
+/// A value as go-cty writes it in Go syntax (`%#v`), which Terraform quotes.
+fn go_syntax(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let list = |items: Vec<String>| items.join(", ");
+    match value {
+        Value::Null => "cty.NullVal(cty.DynamicPseudoType)".into(),
+        Value::Bool(true) => "cty.True".into(),
+        Value::Bool(false) => "cty.False".into(),
+        Value::Number(n) => go_number(&n.to_string()),
+        Value::String(s) => format!("cty.StringVal({s:?})"),
+        Value::Array(items) if items.is_empty() => "cty.EmptyTupleVal".into(),
+        Value::Array(items) => format!(
+            "cty.TupleVal([]cty.Value{{{}}})",
+            list(items.iter().map(go_syntax).collect())
+        ),
+        Value::Object(map) if map.is_empty() => "cty.EmptyObjectVal".into(),
+        Value::Object(map) => format!(
+            "cty.ObjectVal(map[string]cty.Value{{{}}})",
+            list(
+                map.iter()
+                    .map(|(k, v)| format!("{k:?}:{}", go_syntax(v)))
+                    .collect()
+            )
+        ),
+    }
+}
+
+/// A number as go-cty writes it: an integer, a float64 that holds it exactly, or else
+/// its decimal text.
+fn go_number(text: &str) -> String {
+    if let Ok(i) = text.parse::<i64>() {
+        return format!("cty.NumberIntVal({i})");
+    }
+    match text.parse::<f64>() {
+        Ok(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => {
+            format!("cty.NumberIntVal({})", f as i64)
+        }
+        Ok(f) if holds_exactly(text) => format!("cty.NumberFloatVal({f})"),
+        _ => format!("cty.MustParseNumberVal({text:?})"),
+    }
+}
+
+/// Whether a decimal `text` (`0.25`, `1.5e-3`) is exactly a float64: a fraction whose
+/// denominator, once reduced, is a power of two, with a small enough numerator.
+fn holds_exactly(text: &str) -> bool {
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let mantissa = mantissa.trim_start_matches('-');
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let Ok(mut numerator) = format!("{whole}{fraction}").parse::<u128>() else {
+        return false;
+    };
+    let mut fives = fraction.len() as i32 - exponent;
+    if fives < 0 {
+        return false; // an integer, written with an exponent
+    }
+    while fives > 0 && numerator % 5 == 0 {
+        numerator /= 5;
+        fives -= 1;
+    }
+    fives == 0 && numerator < (1u128 << 53)
 }
 
 fn version(ctx: &mut Ctx<'_>, value: &Expr) {

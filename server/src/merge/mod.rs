@@ -357,8 +357,12 @@ fn attr(file: FileIndex, attribute: &Arc<Attribute>) -> Attr {
     }
 }
 
-/// The span of a block's type keyword and labels.
+/// Where Terraform places a block's declaration (HCL's `DefRange`): its type keyword and
+/// labels, or in the JSON syntax the brace or bracket that opens it.
 pub fn header_span(block: &Block) -> Span {
+    if let Some(open) = block.json_open {
+        return open;
+    }
     let end = block
         .labels
         .last()

@@ -153,16 +153,17 @@ pub(super) fn add_primary_locals(m: &mut MergedModule, file: FileIndex, block: &
             value: attr(file, a),
         };
         if let Some(first) = m.locals.insert(local.name.clone(), local) {
+            // Terraform places a local value at its whole `name = value`.
             m.duplicates.push(Duplicate {
                 first_kind: None,
                 kind: "locals",
                 qualifier: None,
                 name: first.name.clone(),
-                first: first.provenance.decl,
-                later: Origin {
-                    file,
-                    span: a.name.span,
+                first: Origin {
+                    file: first.provenance.decl.file,
+                    span: first.provenance.decl_span,
                 },
+                later: Origin { file, span: a.span },
             });
         }
     }

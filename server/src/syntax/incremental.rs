@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use super::native::Converter;
-use super::{recover, scan};
+use super::{recover, scan, traversals};
 use super::{
     Attribute, Block, Body, Expr, ExprKind, File, JsonKind, JsonValue, Span, Syntax, TemplatePart,
     TraversalStep,
@@ -169,13 +169,14 @@ fn parse_slice(
     kept: &[Span],
 ) -> Option<(Body, Vec<super::SyntaxDiagnostic>)> {
     let converter = Converter::new(range.start);
-    if let Ok(body) = hcl_edit::parser::parse_body(slice) {
-        return Some((converter.body(body), Vec::new()));
-    }
-    if let Some(blanked) = scan::blank_ignored_newlines(slice) {
-        if let Ok(body) = hcl_edit::parser::parse_body(&blanked) {
-            return Some((converter.body(body), Vec::new()));
-        }
+    let parsed = hcl_edit::parser::parse_body(slice).ok().or_else(|| {
+        let blanked = scan::blank_ignored_newlines(slice)?;
+        hcl_edit::parser::parse_body(&blanked).ok()
+    });
+    if let Some(body) = parsed {
+        let body = converter.body(body);
+        let diagnostics = traversals::diagnose(text, &body);
+        return Some((body, diagnostics));
     }
     // Recovering only the slice gives what recovering the whole file gives when the whole
     // text is balanced (the full parse then splits items the plain way) and the slice
@@ -461,7 +462,8 @@ mod tests {
             }
         }
         let pieces = [
-            "}", "{", "\"", "\n", "#", " = ", "x", "<<EOT\n", "/*", "[", "]", "\n}\n",
+            "}", "{", "\"", "\n", "#", " = ", "x", "<<EOT\n", "/*", "[", "]", "\n}\n", ".0.1",
+            ".*.*",
         ];
         let mut incremental_count = 0;
         for start in [0x5eed_u64, 0x2, 0xb] {

@@ -382,6 +382,10 @@ impl Reader {
                     start: u.labels.last().map_or(u.kind.span.start, |l| l.span.start),
                     end: item.span.end,
                 },
+                json_open: Some(Span::new(
+                    val.span.start as usize,
+                    val.span.start as usize + 1,
+                )),
                 stale: false,
             }));
         }

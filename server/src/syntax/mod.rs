@@ -14,8 +14,10 @@ mod json_parser;
 mod lexer;
 mod native;
 mod recover;
+mod repeated_keys;
 mod scan;
 mod start_range;
+mod traversals;
 
 use std::fmt;
 use std::sync::Arc;
@@ -140,6 +142,10 @@ pub struct Block {
     pub body: Body,
     /// The whole block, type keyword to closing brace.
     pub span: Span,
+    /// Where Terraform places the block's declaration (HCL's `DefRange`) when it differs
+    /// from its type and labels: in the JSON syntax, the `{` of its body, or the `[` of
+    /// the array of bodies it is one of. `None` in the native syntax.
+    pub json_open: Option<Span>,
     /// True when the block is broken in the current text and its contents were kept
     /// from the last text in which it parsed; its inner spans are then approximate.
     pub stale: bool,

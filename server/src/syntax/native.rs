@@ -16,11 +16,19 @@ use super::{
 /// Converts hcl-edit values whose spans are relative to a piece starting at `base`.
 pub(super) struct Converter {
     base: usize,
+    /// Objects that stand for the object written at the same span (see
+    /// `repeated_keys`: hcl-edit saw those blanked out).
+    grafts: Vec<Expr>,
 }
 
 impl Converter {
     pub(super) fn new(base: usize) -> Self {
-        Self { base }
+        Self::with_grafts(base, Vec::new())
+    }
+
+    /// A converter that puts each of `grafts` in place of the object at its span.
+    pub(super) fn with_grafts(base: usize, grafts: Vec<Expr>) -> Self {
+        Self { base, grafts }
     }
 
     fn span(&self, node: &impl hcl_edit::Span) -> Span {
@@ -73,12 +81,18 @@ impl Converter {
             labels,
             body: self.body(block.body),
             span,
+            json_open: None,
             stale: false,
         }
     }
 
     pub(super) fn expr(&self, expr: Expression) -> Expr {
         let span = self.span(&expr);
+        if matches!(expr, Expression::Object(_)) {
+            if let Some(graft) = self.grafts.iter().find(|g| g.span == span) {
+                return graft.clone();
+            }
+        }
         let kind = match expr {
             Expression::Null(_) => ExprKind::Null,
             Expression::Bool(b) => ExprKind::Bool(*b.value()),

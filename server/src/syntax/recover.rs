@@ -18,14 +18,12 @@ use super::depth::{is_nesting_error, nested_too_deeply};
 use super::diagnose::{self, Scope};
 use super::native::Converter;
 use super::scan::{self, Item};
+use super::{repeated_keys, traversals};
 use super::{
     Attribute, Block, Body, Expr, ExprKind, File, Ident, Span, Syntax, SyntaxDiagnostic,
     SyntaxSeverity,
 };
 use crate::limits::MAX_NESTING_DEPTH;
-
-/// hcl-edit's message for `{ a = 1, a = 2 }`, which Terraform accepts (the last key wins).
-const REPEATED_OBJECT_KEY: &str = "unique object key";
 
 /// Parses a native-syntax file; see the module documentation.
 pub fn parse_native(text: &str, previous: Option<&File>) -> File {
@@ -34,7 +32,9 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
         hcl_edit::parser::parse_body(&blanked).ok()
     });
     if let Some(body) = whole {
-        return file(Converter::new(0).body(body), Vec::new());
+        let body = Converter::new(0).body(body);
+        let diagnostics = traversals::diagnose(text, &body);
+        return file(body, diagnostics);
     }
     let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous);
     if let Some(at) = scan::unterminated_comment(text) {
@@ -75,6 +75,7 @@ pub(super) fn recover_range(
         }
     }
     let mut diagnostics = recovery.diagnostics;
+    diagnostics.extend(traversals::diagnose(text, &body));
     diagnostics.sort_by_key(|d| d.span.start);
     (body, diagnostics)
 }
@@ -266,6 +267,7 @@ impl Recovery<'_> {
             labels,
             body,
             span: Span::new(range.start, range.end),
+            json_open: None,
             stale: false,
         })
     }
@@ -301,7 +303,13 @@ impl Recovery<'_> {
                 return first_attribute(Converter::new(range.start).body(body));
             }
         }
-        if error.message().contains(REPEATED_OBJECT_KEY) {
+        if repeated_keys::is_repeated_key(&error) {
+            let blanked = scan::blank_ignored_newlines(slice);
+            let parsed = repeated_keys::parse_body(slice, range.start)
+                .or_else(|| repeated_keys::parse_body(blanked.as_deref()?, range.start));
+            if let Some(parsed) = parsed.and_then(first_attribute) {
+                return Some(parsed);
+            }
             if let Some(attr) = unanalysed_attribute(slice, range.start) {
                 self.diagnostics.push(SyntaxDiagnostic {
                     severity: SyntaxSeverity::Note,
@@ -336,6 +344,7 @@ impl Recovery<'_> {
                 labels,
                 body: Body::default(),
                 span: Span::new(range.start, range.end),
+                json_open: None,
                 stale: false,
             }));
         }

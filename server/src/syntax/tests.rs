@@ -91,16 +91,17 @@ fn newline_after_operator_in_for_expression_is_understood() {
 }
 
 #[test]
-fn repeated_object_key_is_a_note_and_the_rest_is_understood() {
+fn repeated_object_key_is_understood_with_every_item() {
     let text =
         "locals {\n  a = 1\n  tags = {\n    k = 1\n    k = 2\n  }\n  b = 2\n}\nvariable \"v\" {}\n";
     let file = native(text);
-    assert!(!file.has_errors(), "{:?}", file.diagnostics);
-    assert_eq!(file.diagnostics.len(), 1);
-    assert_eq!(file.diagnostics[0].severity, SyntaxSeverity::Note);
+    assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
     let locals = &file.body.blocks[0];
     let tags = locals.body.attribute("tags").unwrap();
-    assert_eq!(tags.expr.kind, ExprKind::Unanalysed);
+    let ExprKind::Object(items) = &tags.expr.kind else {
+        panic!("{:?}", tags.expr.kind);
+    };
+    assert_eq!(items.len(), 2);
     assert!(slice(text, tags.expr.span).starts_with('{'));
     assert!(locals.body.attribute("a").is_some() && locals.body.attribute("b").is_some());
     assert_eq!(headers(&file).len(), 2);

@@ -32,24 +32,29 @@ pub(super) fn removed() -> BlockSchema {
         )
         .child_once(
             "lifecycle",
-            block("What happens to the removed objects.").attr(
-                arg(
-                    "destroy",
-                    "bool",
-                    "Whether to destroy the objects (default true) or only forget them.",
-                )
-                .form(Form::Constant),
-            ),
+            removed_lifecycle(),
             "Duplicate lifecycle block",
-            "This removed block already has a lifecycle block at {range}.",
+            "The removed block already has a lifecycle block at {range}.",
         )
-        .child_once(
-            "connection",
-            connection(),
-            "Duplicate connection block",
-            "This removed block already has a connection block at {range}.",
-        )
+        .child_only(Dialects::OpenTofu)
+        // Terraform takes any number of lifecycle blocks here, and checks connection
+        // blocks against the target (check/refactoring.rs).
+        .child("lifecycle", removed_lifecycle())
+        .child_only(Dialects::Terraform)
+        .child("connection", connection())
+        .child_only(Dialects::Terraform)
         .child("provisioner", provisioner())
+}
+
+fn removed_lifecycle() -> BlockSchema {
+    block("What happens to the removed objects.").attr(
+        arg(
+            "destroy",
+            "bool",
+            "Whether to destroy the objects (default true) or only forget them.",
+        )
+        .form(Form::Constant),
+    )
 }
 
 pub(super) fn import() -> BlockSchema {
