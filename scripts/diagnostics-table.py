@@ -61,6 +61,8 @@ def main():
         if not line.strip() or line.startswith("#"):
             continue
         summary, phase, source, note = (line.split("\t") + ["", "", ""])[:4]
+        # The status already says "not yet"; a note written with it would say it twice.
+        note = re.sub(r"^not yet:\s*", "", note)
         rows.append((summary, phase, source, note))
     counts = {"recorded": 0, "implemented": 0, "not yet": 0}
     out = [
