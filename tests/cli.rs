@@ -255,7 +255,10 @@ fn corpus_raises_only_the_errors_terraform_raises() {
         (format!("{c}/deprecated/eks/eks-without-spotinst"), 1),
         // A duplicate local (its data sources read without an index wait for the walk).
         (format!("{c}/deprecated/github-actions-runner"), 1),
-        (format!("{c}/deprecated/aws/kops-aws-platform"), 5),
+        // Two list() calls in module arguments that refer to a resource whose own
+        // reference failed are never reached (Terraform skips what depends on a failed
+        // object; reduced and checked with terraform_data).
+        (format!("{c}/deprecated/aws/kops-aws-platform"), 3),
         // Calls of list() and map(), which Terraform 0.12 removed.
         (format!("{c}/deprecated/aws/backing-services"), 1),
         (format!("{c}/deprecated/aws/bootstrap"), 2),
@@ -267,12 +270,14 @@ fn corpus_raises_only_the_errors_terraform_raises() {
         (format!("{c}/deprecated/aws/security-baseline"), 2),
         (format!("{c}/deprecated/aws/spotinst-kops"), 1),
         (format!("{c}/deprecated/aws/users"), 1),
-        (format!("{c}/deprecated/guardduty/common"), 18),
+        // Undeclared variables in objects that depend on a failed local are never
+        // reached (reduced and checked with terraform_data), as in the IAM role mixin.
+        (format!("{c}/deprecated/guardduty/common"), 16),
         (format!("{c}/mixins"), 6),
         (format!("{c}/mixins/github-actions-iam-policy"), 1),
         (format!("{c}/mixins/github-actions-iam-policy/ecr"), 3),
         (format!("{c}/mixins/github-actions-iam-policy/s3-bucket"), 2),
-        (format!("{c}/mixins/github-actions-iam-role"), 3),
+        (format!("{c}/mixins/github-actions-iam-role"), 2),
         (format!("{c}/modules/aurora-mysql-resources"), 1),
         (format!("{c}/modules/memorydb"), 1),
         (format!("{c}/modules/waf"), 5),

@@ -33,6 +33,9 @@ pub struct Place<'a> {
     pub unit: u32,
     /// The iterator names of the `dynamic` blocks it is in: not references there.
     pub iterators: &'a [Box<str>],
+    /// It is a resource's precondition or postcondition, which Terraform evaluates even
+    /// when its references failed (`NodeValidatableResource.evaluateExpr`).
+    pub resource_condition: bool,
 }
 
 struct Walk<'a, F> {
@@ -40,6 +43,7 @@ struct Walk<'a, F> {
     kind: &'a str,
     unit: u32,
     iterators: Vec<Box<str>>,
+    resource_condition: bool,
     visit: F,
 }
 
@@ -57,6 +61,7 @@ pub fn walk(m: &MergedModule, mut visit: impl FnMut(&Expr, Place<'_>)) {
                 kind: &block.kind.name,
                 unit,
                 iterators: Vec::new(),
+                resource_condition: false,
                 visit: &mut visit,
             };
             w.top_level(block);
@@ -175,10 +180,12 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
             match &*b.kind.name {
                 // Static arguments; the conditions are evaluated per instance.
                 "lifecycle" => {
+                    self.resource_condition = true;
                     for c in &b.body.blocks {
                         let this = &*c.kind.name == "postcondition";
                         self.alone(&c.body, Scope { this, ..scope }, &[]);
                     }
+                    self.resource_condition = false;
                 }
                 "provisioner" => {
                     self.next();
@@ -243,6 +250,7 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
             scope,
             unit: self.unit,
             iterators: &self.iterators,
+            resource_condition: self.resource_condition,
         };
         (self.visit)(expr, place);
     }

@@ -35,8 +35,10 @@ mod reference_syntax;
 mod references;
 mod repetition;
 mod required_providers;
+mod resource_types;
 mod root_outputs;
 mod schemas;
+mod skipped;
 mod stages;
 mod syntax;
 mod terraform_block;
@@ -198,9 +200,15 @@ fn check(
         module_arguments::check(merged, children, &mut out);
     }
     schemas::check(merged, &mut out);
+    resource_types::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
     let walked = out.split_off(walk_start);
-    out.extend(stages::apply(merged, walked));
+    let walked = stages::apply(merged, walked);
+    out.extend(skipped::apply(
+        merged,
+        walked,
+        &resource_types::unsupported(merged),
+    ));
     out
 }
 

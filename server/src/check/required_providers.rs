@@ -372,7 +372,7 @@ pub(super) fn entry_type(name: &str, entry: &crate::merge::Attr) -> String {
 }
 
 /// The literal `source` of an entry object.
-fn entry_source(entry: &crate::merge::Attr) -> Option<String> {
+pub(super) fn entry_source(entry: &crate::merge::Attr) -> Option<String> {
     let ExprKind::Object(items) = &entry.expr().kind else {
         return None;
     };

@@ -6,13 +6,21 @@
 //! values, `count`, `each`, `path`, `terraform`), and evaluates the expressions only if
 //! no reference had an error. The families report what they find; this pass keeps what
 //! Terraform would get to, evaluation by evaluation (`evaluated::Place::unit`).
+//!
+//! A resource's preconditions and postconditions are the exception
+//! (`NodeValidatableResource.evaluateExpr`): Terraform evaluates them whatever their
+//! references gave, and when static validation failed it evaluates them with no
+//! variables at all, so that every reference's root name is an `Unknown variable`.
 
 use std::collections::HashSet;
 
 use super::evaluated::walk;
-use super::Diagnostic;
-use crate::merge::MergedModule;
+use super::{at, Diagnostic, Severity};
+use crate::merge::{MergedModule, Origin};
 use crate::syntax::Span;
+
+/// Code of a name that is not a variable where Terraform evaluated without variables.
+pub const UNKNOWN_VARIABLE: &str = "unknown-variable";
 
 /// The step of an evaluation a diagnostic comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -37,6 +45,7 @@ fn stage(d: &Diagnostic) -> Stage {
         | "Missing resource instance key"
         | "Unexpected resource instance key"
         | "Invalid resource count attribute"
+        | "Invalid resource type"
         // Checked before the local value's expression is evaluated (`node_local.go`).
         | "Self-referencing local value" => Stage::Static,
         // A resource type's attributes are checked against its schema statically; a
@@ -65,12 +74,29 @@ pub(super) fn apply(m: &MergedModule, found: Vec<Diagnostic>) -> Vec<Diagnostic>
     // A variable's validation rules stop at an invalid reference, before any lookup
     // (`evalVariableValidations`).
     let mut validations = HashSet::new();
+    // Each resource condition's unit, with the root names of its references.
+    let mut conditions: Vec<(u32, Vec<Origin>)> = Vec::new();
     walk(m, |expr, place| {
         places.push((place.file, expr.span, place.unit));
         if place.block == "variable" {
             validations.insert(place.unit);
         }
+        if place.resource_condition {
+            let roots = crate::eval::references(expr)
+                .into_iter()
+                .map(|r| {
+                    let root = r.subject.find(['.', '[']).unwrap_or(r.subject.len());
+                    let start = r.span.start as usize;
+                    Origin {
+                        file: place.file,
+                        span: Span::new(start, start + root),
+                    }
+                })
+                .collect();
+            conditions.push((place.unit, roots));
+        }
     });
+    let is_condition = |unit: u32| conditions.iter().any(|(u, _)| *u == unit);
     let unit_of = |d: &Diagnostic| -> Option<u32> {
         // A lookup without a place is located by the reference it follows.
         let (path, span) = match d.related.first() {
@@ -94,7 +120,26 @@ pub(super) fn apply(m: &MergedModule, found: Vec<Diagnostic>) -> Vec<Diagnostic>
     let failed_parse = errors_at(&[Stage::Parse]);
     let failed_static = errors_at(&[Stage::Static]);
     let failed_references = errors_at(&[Stage::Parse, Stage::Static, Stage::Lookup]);
-    found
+    let unknown: Vec<Diagnostic> = conditions
+        .iter()
+        .filter(|(unit, _)| failed_static.contains(unit))
+        .flat_map(|(_, roots)| roots)
+        .map(|&root| {
+            let text = &m.file(root.file).text;
+            let name = text
+                .get(root.span.start as usize..root.span.end as usize)
+                .unwrap_or_default();
+            at(
+                m,
+                root,
+                Severity::Error,
+                UNKNOWN_VARIABLE,
+                "Unknown variable".into(),
+                format!("There is no variable named {name:?}."),
+            )
+        })
+        .collect();
+    let mut kept: Vec<Diagnostic> = found
         .into_iter()
         .filter(|d| {
             let Some(unit) = unit_of(d) else {
@@ -106,8 +151,10 @@ pub(super) fn apply(m: &MergedModule, found: Vec<Diagnostic>) -> Vec<Diagnostic>
             match stage(d) {
                 Stage::Parse | Stage::Static => true,
                 Stage::Lookup => !failed_static.contains(&unit),
-                Stage::Evaluation => !failed_references.contains(&unit),
+                Stage::Evaluation => !failed_references.contains(&unit) || is_condition(unit),
             }
         })
-        .collect()
+        .collect();
+    kept.extend(unknown);
+    kept
 }
