@@ -37,6 +37,7 @@ mod repetition;
 mod required_providers;
 mod resource_types;
 mod root_outputs;
+mod schema_traversal;
 mod schemas;
 mod skipped;
 mod stages;
@@ -200,6 +201,7 @@ fn check(
         module_arguments::check(merged, children, &mut out);
     }
     schemas::check(merged, &mut out);
+    schema_traversal::check(merged, &mut out);
     resource_types::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
     let walked = out.split_off(walk_start);

@@ -26,9 +26,35 @@ fn computed(type_name: &str) -> &'static [&'static str] {
     }
 }
 
+/// The type of an attribute of a known resource type, as far as traversing it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AttributeType {
+    /// Any value: every step may be valid.
+    Dynamic,
+    /// `string`.
+    String,
+    /// `map(string)`.
+    MapOfString,
+}
+
+/// Every attribute of a known resource type: its arguments, then what it computes.
+pub(super) fn attributes(type_name: &str) -> Vec<&'static str> {
+    let known = arguments(type_name).unwrap_or_default();
+    known.iter().chain(computed(type_name)).copied().collect()
+}
+
+/// The type of attribute `name` of a known resource type; `None` where it has none.
+pub(super) fn attribute_type(type_name: &str, name: &str) -> Option<AttributeType> {
+    match (type_name, name) {
+        (_, "id") if arguments(type_name).is_some() => Some(AttributeType::String),
+        ("null_resource", "triggers") => Some(AttributeType::MapOfString),
+        _ if attributes(type_name).contains(&name) => Some(AttributeType::Dynamic),
+        _ => None,
+    }
+}
+
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     ignore_changes(m, out);
-    attribute_references(m, out);
     for r in m.resources.values().filter(|r| r.key.mode == Mode::Managed) {
         let Some(known) = arguments(&r.key.type_name) else {
             continue;
@@ -58,14 +84,10 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
 fn ignore_changes(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     for (fi, file) in m.files.iter().enumerate() {
         for block in file.syntax.body.blocks_of("resource") {
-            let Some(known) = block.label(0).and_then(arguments) else {
+            let Some(type_name) = block.label(0).filter(|t| arguments(t).is_some()) else {
                 continue;
             };
-            let all: Vec<&str> = known
-                .iter()
-                .chain(computed(block.label(0).unwrap_or_default()))
-                .copied()
-                .collect();
+            let all = attributes(type_name);
             let paths = block
                 .body
                 .blocks_of("lifecycle")
@@ -108,57 +130,4 @@ fn ignore_changes(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-}
-
-/// References to an attribute a built-in resource type does not have
-/// (`terraform_data.a.nope`), as the validate walk checks them against the schema.
-/// Terraform does not check them in output values (recorded in
-/// fixtures/validate/deprecations-and-attrs).
-fn attribute_references(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    super::evaluated::walk(m, |expr, place| {
-        if place.block == "output" {
-            return;
-        }
-        for r in crate::eval::references(expr) {
-            let Some((type_name, name)) = r.subject.split_once('.') else {
-                continue;
-            };
-            let key = crate::merge::ResourceKey {
-                mode: Mode::Managed,
-                type_name: type_name.to_string(),
-                name: name.to_string(),
-            };
-            let Some(resource) = m.resources.get(&key) else {
-                continue;
-            };
-            let (Some(known), Some(step)) = (arguments(type_name), r.remaining.first()) else {
-                continue;
-            };
-            let single = resource.count.is_none() && resource.for_each.is_none();
-            let Some(attribute) = step.strip_prefix('.').filter(|_| single) else {
-                continue;
-            };
-            let all: Vec<&str> = known.iter().chain(computed(type_name)).copied().collect();
-            // `count` has its own error (walk_values.rs), and the schema is not consulted.
-            if all.contains(&attribute) || attribute == "count" {
-                continue;
-            }
-            let hint = super::arguments::suggestion_among(attribute, &all)
-                .map(|s| format!(" Did you mean {s:?}?"))
-                .unwrap_or_default();
-            let start = r.span.start as usize + r.subject.len();
-            let origin = Origin {
-                file: place.file,
-                span: crate::syntax::Span::new(start, start + step.len()),
-            };
-            out.push(at(
-                m,
-                origin,
-                Severity::Error,
-                super::arguments::UNSUPPORTED_ARGUMENT,
-                "Unsupported attribute".into(),
-                format!("This object has no argument, nested block, or exported attribute named {attribute:?}.{hint}"),
-            ));
-        }
-    });
 }

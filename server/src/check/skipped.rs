@@ -264,8 +264,26 @@ fn refers_to(body: &Body) -> Box<dyn Iterator<Item = String> + '_> {
         .attributes
         .iter()
         .filter(|a| !matches!(&*a.name.name, "provider" | "ignore_changes"))
-        .flat_map(|a| addresses(&a.expr));
+        .flat_map(|a| addresses(&a.expr).chain(quoted_dependencies(a)));
     Box::new(attributes.chain(body.blocks.iter().flat_map(|b| refers_to(&b.body))))
+}
+
+/// The deprecated quoted entries of a `depends_on` (`"terraform_data.a"`), which name
+/// objects as the unquoted ones do.
+fn quoted_dependencies(a: &crate::syntax::Attribute) -> Vec<String> {
+    let crate::syntax::ExprKind::Tuple(items) = &a.expr.kind else {
+        return Vec::new();
+    };
+    if &*a.name.name != "depends_on" {
+        return Vec::new();
+    }
+    items
+        .iter()
+        .filter_map(|item| match &item.kind {
+            crate::syntax::ExprKind::String(s) => s.split('[').next().map(str::to_string),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The objects an expression refers to, by address.

@@ -50,9 +50,7 @@ fn stage(d: &Diagnostic) -> Stage {
         | "Self-referencing local value" => Stage::Static,
         // A resource type's attributes are checked against its schema statically; a
         // module's outputs only when the expression is evaluated.
-        "Unsupported attribute" if d.code == super::arguments::UNSUPPORTED_ARGUMENT => {
-            Stage::Static
-        }
+        _ if d.code == super::schema_traversal::SCHEMA_TRAVERSAL => Stage::Static,
         "Reference to undeclared input variable"
         | "Reference to undeclared local value"
         | "Reference to \"count\" in non-counted context"
