@@ -181,22 +181,79 @@ fn read_block(json: &Value, path: &str) -> Read<BlockSchema> {
     for (name, b) in blocks {
         let at = format!("{path}.block_types[{name:?}]");
         let nesting = nesting(&json_at(b, "nesting_mode"), &format!("{at}.nesting_mode"))?;
-        let mut nested = read_block(&b["block"], &format!("{at}.block"))?;
-        if nesting == Nesting::Map {
-            nested = nested.label("key");
-        }
-        schema.blocks.push(NestedBlock {
-            name: name.as_str().into(),
-            schema: Arc::new(nested),
-            nesting,
-            role: BlockRole::Normal,
-            dialects: Default::default(),
-            duplicate: None,
-            min_items: count(&b["min_items"], &format!("{at}.min_items"))?,
-            max_items: count(&b["max_items"], &format!("{at}.max_items"))?,
-        });
+        let nested = read_block(&b["block"], &format!("{at}.block"))?;
+        let items = (
+            count(&b["min_items"], &format!("{at}.min_items"))?,
+            count(&b["max_items"], &format!("{at}.max_items"))?,
+        );
+        schema
+            .blocks
+            .push(nested_block(name, nested, nesting, items));
     }
     Ok(schema)
+}
+
+/// A provider's nested block type; a `map` block takes one label, its key.
+pub(super) fn nested_block(
+    name: &str,
+    body: BlockSchema,
+    nesting: Nesting,
+    (min_items, max_items): (u64, u64),
+) -> NestedBlock {
+    let body = if nesting == Nesting::Map {
+        body.label("key")
+    } else {
+        body
+    };
+    NestedBlock {
+        name: name.into(),
+        schema: Arc::new(body),
+        nesting,
+        role: BlockRole::Normal,
+        dialects: Default::default(),
+        duplicate: None,
+        min_items,
+        max_items,
+    }
+}
+
+/// What a provider schema says of an attribute besides its name, type and description.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Flags {
+    pub required: bool,
+    pub optional: bool,
+    pub computed: bool,
+    pub sensitive: bool,
+    pub write_only: bool,
+    pub deprecated: bool,
+}
+
+/// A provider attribute: `value_type` is its type, or `nested` its nested attributes.
+pub(super) fn attribute(
+    name: &str,
+    (doc, doc_kind): (&str, DescriptionKind),
+    flags: Flags,
+    value_type: ValueType,
+    nested: Option<NestedAttributes>,
+) -> AttributeSchema {
+    let mut a = arg(name, "", doc);
+    a.doc_kind = doc_kind;
+    a.requirement = match (flags.required, flags.optional, flags.computed) {
+        (true, _, _) => Requirement::Required,
+        (false, false, true) => Requirement::Computed,
+        _ => Requirement::Optional,
+    };
+    a.computed = flags.computed;
+    a.sensitive = flags.sensitive;
+    a.write_only = flags.write_only;
+    a.deprecated = flags.deprecated.then(|| "".into());
+    let value_type = nested
+        .as_ref()
+        .map_or(value_type, NestedAttributes::value_type);
+    a.ty = value_type.to_string().into();
+    a.value_type = Some(value_type);
+    a.nested = nested.map(Arc::new);
+    a
 }
 
 fn json_at(json: &Value, field: &str) -> Value {
@@ -226,32 +283,24 @@ fn nesting_name(nesting: Nesting) -> &'static str {
 
 fn read_attribute(name: &str, json: &Value, path: &str) -> Read<AttributeSchema> {
     let doc = text(&json["description"], &format!("{path}.description"))?;
-    let mut a = arg(name, "", &doc);
-    a.doc_kind = description_kind(&json["description_kind"], path)?;
+    let doc_kind = description_kind(&json["description_kind"], path)?;
     let is = |field: &str| flag(&json[field], &format!("{path}.{field}"));
-    a.requirement = match (is("required")?, is("optional")?, is("computed")?) {
-        (true, _, _) => Requirement::Required,
-        (false, false, true) => Requirement::Computed,
-        _ => Requirement::Optional,
+    let flags = Flags {
+        required: is("required")?,
+        optional: is("optional")?,
+        computed: is("computed")?,
+        sensitive: is("sensitive")?,
+        write_only: is("write_only")?,
+        deprecated: is("deprecated")?,
     };
-    a.computed = is("computed")?;
-    a.sensitive = is("sensitive")?;
-    a.write_only = is("write_only")?;
-    if is("deprecated")? {
-        a.deprecated = Some("".into());
-    }
-    let value_type = match &json["nested_type"] {
-        Value::Null => value_type(&json["type"], &format!("{path}.type"))?,
+    let (value_type, nested) = match &json["nested_type"] {
+        Value::Null => (value_type(&json["type"], &format!("{path}.type"))?, None),
         nested => {
             let nested = read_nested(nested, &format!("{path}.nested_type"))?;
-            let t = nested.value_type();
-            a.nested = Some(Arc::new(nested));
-            t
+            (ValueType::Dynamic, Some(nested))
         }
     };
-    a.ty = value_type.to_string().into();
-    a.value_type = Some(value_type);
-    Ok(a)
+    Ok(attribute(name, (&doc, doc_kind), flags, value_type, nested))
 }
 
 fn read_nested(json: &Value, path: &str) -> Read<NestedAttributes> {
