@@ -2,12 +2,14 @@
 //! `terraform providers schema -json` (`schema_file.rs`), and finding the providers a
 //! module needs (`requirements.rs`) at the versions the lock file pins (`lock_file.rs`)
 //! among the directories `terraform init` and the user's CLI configuration use
-//! (`cli_config.rs`, `locate.rs`). This is the only layer allowed to start a process.
+//! (`cli_config.rs`, `locate.rs`), and reading a binary's schema over the plugin
+//! protocol (`plugin/`). This is the only layer allowed to start a process.
 
 mod address;
 mod cli_config;
 mod locate;
 mod lock_file;
+pub mod plugin;
 mod requirements;
 mod schema_file;
 
