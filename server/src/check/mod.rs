@@ -194,7 +194,7 @@ fn check(
     repetition::check(merged, &mut out);
     functions::check(merged, &mut out);
     evaluation::check(merged, &mut out);
-    ephemeral::check(merged, &mut out);
+    ephemeral::check(merged, role == Role::Called, &mut out);
     references::check(merged, children, &mut out);
     if role == Role::Root {
         module_arguments::check(merged, children, &mut out);
