@@ -40,6 +40,7 @@ mod schemas;
 mod stages;
 mod syntax;
 mod terraform_block;
+mod validations;
 mod variables;
 mod versions;
 mod walk_scope;
@@ -181,6 +182,13 @@ fn check(
     if failed(&out) {
         return out;
     }
+    // Building the validate graph: each module call's arguments are decoded against the
+    // child's variables (`ModuleVariableTransformer`), and an error there stops Terraform
+    // before the walk.
+    modules::check(merged, children, &mut out);
+    if phased && out.iter().any(|d| d.severity == Severity::Error) {
+        return out;
+    }
     // The validate walk: references and values, kept as far as each evaluation gets.
     let walk_start = out.len();
     if role == Role::Root {
@@ -191,11 +199,11 @@ fn check(
     repetition::check(merged, &mut out);
     functions::check(merged, &mut out);
     evaluation::check(merged, &mut out);
-    ephemeral::check(merged, &mut out);
+    ephemeral::check(merged, role == Role::Called, &mut out);
     references::check(merged, children, &mut out);
-    modules::check(merged, children, &mut out);
     if role == Role::Root {
         module_arguments::check(merged, children, &mut out);
+        validations::check(merged, children, &mut out);
     }
     schemas::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
