@@ -11,6 +11,7 @@ mod conditions;
 mod contexts;
 mod core_version;
 mod decode;
+mod depends_on;
 mod deprecations;
 mod duplicates;
 mod endpoints;
@@ -37,6 +38,7 @@ mod schemas;
 mod stages;
 mod syntax;
 mod terraform_block;
+mod upstream;
 mod variables;
 mod versions;
 mod walk_values;
@@ -185,8 +187,10 @@ fn check(
     modules::check(merged, children, &mut out);
     schemas::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
+    depends_on::check(merged, &mut out);
     let walked = out.split_off(walk_start);
-    out.extend(stages::apply(merged, walked));
+    let reached = stages::apply(merged, walked);
+    out.extend(upstream::skip_dependents(merged, children, reached));
     out
 }
 
