@@ -18,6 +18,7 @@ mod endpoints;
 mod ephemeral;
 mod evaluated;
 mod functions;
+mod import_targets;
 mod imports;
 mod lifecycle;
 mod literal;
@@ -189,7 +190,7 @@ fn check(
     reference_syntax::check(merged, &mut out);
     depends_on::check(merged, &mut out);
     let walked = out.split_off(walk_start);
-    let reached = stages::apply(merged, walked);
+    let reached = import_targets::check(merged, stages::apply(merged, walked));
     out.extend(upstream::skip_dependents(merged, children, reached));
     out
 }

@@ -210,6 +210,17 @@ fn graph(m: &MergedModule) -> Vec<Object> {
                     }
                     add(call, fi, block.span, settings);
                 }
+                // Checked with the resource it imports into, which depends on its
+                // references.
+                "import" => {
+                    let to = block
+                        .body
+                        .attribute("to")
+                        .map(|a| addresses(&a.expr).collect::<Vec<_>>());
+                    if let Some([resource]) = to.as_deref() {
+                        add(resource.clone(), fi, block.span, refers(&block.body));
+                    }
+                }
                 _ => {}
             }
         }
