@@ -191,6 +191,7 @@ fn check(
     depends_on::check(merged, &mut out);
     let walked = out.split_off(walk_start);
     let reached = import_targets::check(merged, stages::apply(merged, walked));
+    let reached = schemas::redundant_ignore_changes(merged, reached);
     out.extend(upstream::skip_dependents(merged, children, reached));
     out
 }
