@@ -113,23 +113,28 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// A resource of a type whose schema Strata knows: the references of arguments and
+    /// A resource: of a type whose schema Strata knows, the references of arguments and
     /// blocks the type does not have are never looked at, as Terraform finds references
-    /// through the schema.
+    /// through the schema; the shared `connection` is evaluated only merged into each
+    /// provisioner's, so not at all without one.
     fn resource(&mut self, block: &Block) {
-        let Some(known) = block.label(0).and_then(super::schemas::arguments) else {
-            self.body(&block.body);
-            return;
-        };
+        let known = block.label(0).and_then(super::schemas::arguments);
+        let provisioned = block.body.blocks_of("provisioner").next().is_some();
         let meta = ["count", "for_each"];
         for a in &block.body.attributes {
             let name = &*a.name.name;
-            if (known.contains(&name) || meta.contains(&name)) && !NOT_EXPRESSIONS.contains(&name) {
+            let in_schema = known.is_none_or(|k| k.contains(&name)) || meta.contains(&name);
+            if in_schema && !NOT_EXPRESSIONS.contains(&name) {
                 self.attribute(a);
             }
         }
         for b in &block.body.blocks {
-            if matches!(&*b.kind.name, "lifecycle" | "provisioner" | "connection") {
+            let evaluated = match &*b.kind.name {
+                "lifecycle" | "provisioner" => true,
+                "connection" => provisioned,
+                _ => known.is_none(),
+            };
+            if evaluated {
                 self.block(b);
             }
         }
