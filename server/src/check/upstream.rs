@@ -232,11 +232,14 @@ fn graph(m: &MergedModule) -> Vec<Object> {
 /// the arguments the output is computed from.
 fn expand_module_references(m: &MergedModule, children: ChildModules<'_>, objects: &mut [Object]) {
     let mut feeds: HashMap<String, Vec<String>> = HashMap::new();
+    // Each child's graph, built once.
+    let mut child_graphs: HashMap<String, Vec<Object>> = HashMap::new();
     for o in objects.iter() {
         let outputs = o.refers.iter().filter(|r| r.matches('.').count() == 2);
         for r in outputs.filter(|r| r.starts_with("module.")) {
             if !feeds.contains_key(r) {
-                feeds.insert(r.clone(), module_inputs(m, children, r));
+                let inputs = module_inputs(m, children, &mut child_graphs, r);
+                feeds.insert(r.clone(), inputs);
             }
         }
     }
@@ -254,7 +257,12 @@ fn expand_module_references(m: &MergedModule, children: ChildModules<'_>, object
 
 /// For `module.NAME.OUTPUT` or `module.NAME.*`: the call's node and its argument nodes
 /// that the output (every output) is computed from.
-fn module_inputs(m: &MergedModule, children: ChildModules<'_>, reference: &str) -> Vec<String> {
+fn module_inputs(
+    m: &MergedModule,
+    children: ChildModules<'_>,
+    child_graphs: &mut HashMap<String, Vec<Object>>,
+    reference: &str,
+) -> Vec<String> {
     let mut parts = reference.splitn(3, '.');
     let (Some(_), Some(name)) = (parts.next(), parts.next()) else {
         return Vec::new();
@@ -286,7 +294,10 @@ fn module_inputs(m: &MergedModule, children: ChildModules<'_>, reference: &str) 
                     .collect(),
                 Some(o) => vec![format!("output.{o}")],
             };
-            let vars = reachable(&graph(&child), &outputs);
+            let child_graph = child_graphs
+                .entry(name.to_string())
+                .or_insert_with(|| graph(&child));
+            let vars = reachable(child_graph, &outputs);
             arguments
                 .into_iter()
                 .filter(|a| vars.contains(&format!("var.{a}")))
