@@ -175,6 +175,15 @@ fn check(
     if phased && out.iter().any(|d| d.severity == Severity::Error) {
         return out;
     }
+    // Building the walk's graph decodes each module call's arguments against the child's
+    // variables: an error there is all the walk reports (recorded in
+    // fixtures/validate/refs-module-arguments).
+    let mut calls = Vec::new();
+    modules::check(merged, children, &mut calls);
+    if calls.iter().any(|d| d.severity == Severity::Error) {
+        out.extend(calls);
+        return out;
+    }
     // The validate walk: references and values, kept as far as each evaluation gets.
     let walk_start = out.len();
     if role == Role::Root {
@@ -185,7 +194,6 @@ fn check(
     functions::check(merged, &mut out);
     ephemeral::check(merged, &mut out);
     references::check(merged, children, &mut out);
-    modules::check(merged, children, &mut out);
     schemas::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
     depends_on::check(merged, &mut out);
@@ -193,6 +201,7 @@ fn check(
     let reached = import_targets::check(merged, stages::apply(merged, walked));
     let reached = schemas::redundant_ignore_changes(merged, reached);
     out.extend(upstream::skip_dependents(merged, children, reached));
+    out.extend(calls);
     out
 }
 

@@ -178,9 +178,18 @@ impl Ctx<'_> {
                 continue;
             }
             if let Some((summary, detail)) = self.objects.problem(&r) {
+                // A module's missing output is reported at its name (`.out`).
+                let mut span = r.subject_span;
+                if summary == "Unsupported attribute" {
+                    let name = r.subject.rsplit('.').next().unwrap_or_default();
+                    span.start = span
+                        .end
+                        .saturating_sub(name.len() as u32 + 1)
+                        .max(span.start);
+                }
                 let origin = Origin {
                     file: self.file,
-                    span: r.subject_span,
+                    span,
                 };
                 self.out.push(at(
                     self.objects.m,

@@ -21,10 +21,9 @@ use crate::syntax::{Body, Expr, Span};
 /// One object of the graph: its address and where it is written.
 struct Object {
     address: String,
-    file: u32,
-    /// The spans that are the object (a block, or one attribute); the innermost object
-    /// around a diagnostic owns it.
-    spans: Vec<Span>,
+    /// The places that are the object (a block, or one attribute, in a file); the
+    /// innermost object around a diagnostic owns it.
+    spans: Vec<(u32, Span)>,
     /// The addresses it refers to.
     refers: HashSet<String>,
 }
@@ -62,8 +61,9 @@ pub(super) fn skip_dependents(
         objects
             .iter()
             .enumerate()
-            .filter(|(_, o)| m.file(o.file).path == path)
             .flat_map(|(i, o)| o.spans.iter().map(move |s| (i, s)))
+            .filter(|(_, (file, _))| m.file(*file).path == path)
+            .map(|(i, (_, s))| (i, s))
             .filter(|(_, s)| s.start <= span.start && span.end <= s.end)
             .min_by_key(|(_, s)| s.end - s.start)
             .map(|(i, _)| i)
@@ -132,13 +132,12 @@ fn graph(m: &MergedModule) -> Vec<Object> {
         // Override files add to the object their labels name.
         match objects.iter_mut().find(|o| o.address == address) {
             Some(o) => {
-                o.spans.push(span);
+                o.spans.push((file, span));
                 o.refers.extend(refers);
             }
             None => objects.push(Object {
                 address,
-                file,
-                spans: vec![span],
+                spans: vec![(file, span)],
                 refers,
             }),
         }
