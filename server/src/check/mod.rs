@@ -11,6 +11,7 @@ mod conditions;
 mod contexts;
 mod core_version;
 mod decode;
+mod depends_on;
 mod deprecations;
 mod duplicates;
 mod endpoints;
@@ -18,6 +19,7 @@ mod ephemeral;
 mod evaluated;
 mod evaluation;
 mod functions;
+mod import_targets;
 mod imports;
 mod lifecycle;
 mod literal;
@@ -40,6 +42,7 @@ mod schemas;
 mod stages;
 mod syntax;
 mod terraform_block;
+mod upstream;
 mod validations;
 mod variables;
 mod versions;
@@ -182,11 +185,13 @@ fn check(
     if failed(&out) {
         return out;
     }
-    // Building the validate graph: each module call's arguments are decoded against the
-    // child's variables (`ModuleVariableTransformer`), and an error there stops Terraform
-    // before the walk.
-    modules::check(merged, children, &mut out);
-    if phased && out.iter().any(|d| d.severity == Severity::Error) {
+    // Building the walk's graph decodes each module call's arguments against the child's
+    // variables: an error there is all the walk reports (recorded in
+    // fixtures/validate/refs-module-arguments).
+    let mut calls = Vec::new();
+    modules::check(merged, children, &mut calls);
+    if phased && calls.iter().any(|d| d.severity == Severity::Error) {
+        out.extend(calls);
         return out;
     }
     // The validate walk: references and values, kept as far as each evaluation gets.
@@ -207,8 +212,12 @@ fn check(
     }
     schemas::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
+    depends_on::check(merged, &mut out);
     let walked = out.split_off(walk_start);
-    out.extend(stages::apply(merged, walked));
+    let reached = import_targets::check(merged, stages::apply(merged, walked));
+    let reached = schemas::redundant_ignore_changes(merged, reached);
+    out.extend(upstream::skip_dependents(merged, children, reached));
+    out.extend(calls);
     out
 }
 
