@@ -9,6 +9,7 @@ pub mod lsp;
 pub mod merge;
 pub mod module;
 pub mod plan;
+pub mod providers;
 pub mod schema;
 pub mod syntax;
 pub mod text;

@@ -72,10 +72,15 @@ pub(super) fn attribute_problem(root: &str, name: &str, scope: Scope) -> Option<
             format!("The \"each\" object does not have an attribute named {other:?}. The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set."),
         )),
         ("path", "module" | "root" | "cwd") => None,
-        ("path", other) => Some((
-            "Invalid \"path\" attribute".into(),
-            format!("The \"path\" object does not have an attribute named {other:?}."),
-        )),
+        ("path", other) => {
+            let hint = super::arguments::suggestion_among(other, &["cwd", "module", "root"])
+                .map(|s| format!(" Did you mean {s:?}?"))
+                .unwrap_or_default();
+            Some((
+                "Invalid \"path\" attribute".into(),
+                format!("The \"path\" object does not have an attribute named {other:?}.{hint}"),
+            ))
+        }
         ("terraform", "workspace" | "applying") => None,
         ("terraform", other) => Some((
             "Invalid \"terraform\" attribute".into(),

@@ -1,5 +1,6 @@
 //! Ephemeral values where Terraform stores or exports values: an output not declared
-//! `ephemeral = true` (`Ephemeral value not allowed`), and an argument of a resource type
+//! `ephemeral = true` (`Ephemeral value not allowed`), a child module's output declared
+//! so whose value is not ephemeral (`Value not allowed in ephemeral output`), and an argument of a resource type
 //! whose schema Strata knows that is not write-only (`Invalid use of ephemeral value`).
 //! Which values are ephemeral is `marks.rs`'s to say.
 
@@ -11,11 +12,27 @@ use crate::syntax::Syntax;
 /// Code of an ephemeral value where Terraform would persist it.
 pub const EPHEMERAL_VALUE: &str = "ephemeral-value";
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(m: &MergedModule, child: bool, out: &mut Vec<Diagnostic>) {
     let mut marks = Marks::default();
     for o in m.outputs.values() {
         let Some(value) = &o.value else { continue };
-        if is_true(&o.ephemeral) || !marks.carries(m, value.expr(), Mark::Ephemeral) {
+        let ephemeral = marks.carries(m, value.expr(), Mark::Ephemeral);
+        // A child's ephemeral output must return an ephemeral value (a root module's
+        // may not be ephemeral at all, `root_outputs.rs`). `carries` sees a mark
+        // anywhere in the value, where Terraform wants it on the whole value: only
+        // values free of any mark are reported.
+        if child && is_true(&o.ephemeral) && !ephemeral {
+            out.push(at(
+                m,
+                value.expr_origin(),
+                Severity::Error,
+                EPHEMERAL_VALUE,
+                "Value not allowed in ephemeral output".into(),
+                "This output value is declared as returning an ephemeral value, so it can only be set to an ephemeral value.".into(),
+            ));
+            continue;
+        }
+        if is_true(&o.ephemeral) || !ephemeral {
             continue;
         }
         out.push(at(

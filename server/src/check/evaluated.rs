@@ -149,7 +149,8 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
     }
 
     /// A resource's arguments and nested blocks are decoded as one block; each condition
-    /// expression, each provisioner and the connection are evaluated on their own.
+    /// expression, each provisioner and the connection (when there is a provisioner) are
+    /// evaluated on their own.
     fn resource(&mut self, block: &Block) {
         let scope = self.instances(block);
         let with_self = Scope {
@@ -191,7 +192,9 @@ impl<F: FnMut(&Expr, Place<'_>)> Walk<'_, F> {
                     self.next();
                     self.together(&b.body, with_self, &["when", "on_failure"]);
                 }
-                "connection" => {
+                // Merged into each provisioner's connection: never evaluated without
+                // one (recorded in fixtures/validate/refs-small-gaps).
+                "connection" if block.body.blocks_of("provisioner").next().is_some() => {
                     self.next();
                     self.together(&b.body, with_self, &[]);
                 }

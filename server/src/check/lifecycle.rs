@@ -6,7 +6,7 @@
 
 use super::literal::literal_bool;
 use super::{at, Diagnostic, Severity};
-use crate::eval::references;
+use crate::eval::parse_references;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Dialect;
 use crate::syntax::{Attribute, Block, ExprKind, Syntax};
@@ -159,32 +159,23 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
         {
             return;
         }
-        if let ExprKind::Variable(id) = &e.kind {
-            // A bare name: Terraform's reference parser wants `TYPE.NAME` at least.
-            if !matches!(
-                &*id.name,
-                "count"
-                    | "each"
-                    | "self"
-                    | "var"
-                    | "local"
-                    | "module"
-                    | "path"
-                    | "terraform"
-                    | "data"
-            ) {
-                ctx.push(
-                    Severity::Error,
-                    REPLACE_TRIGGERED_BY,
-                    e.span,
-                    "Invalid reference",
-                    "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.",
-                );
-                continue;
-            }
+        // Terraform's reference parser first; its errors are placed on the element.
+        let parsed = parse_references(e);
+        let refused: Vec<_> = parsed.iter().filter_map(|r| r.as_ref().err()).collect();
+        for error in &refused {
+            ctx.push(
+                Severity::Error,
+                REPLACE_TRIGGERED_BY,
+                e.span,
+                error.summary,
+                &error.detail,
+            );
+        }
+        if !refused.is_empty() {
+            continue;
         }
         let mut resources = 0;
-        for r in references(e) {
+        for r in parsed.iter().flatten() {
             let root = r.subject.split(['.', '[']).next().unwrap_or_default();
             let problem = match root {
                 "each" if r.subject != "each.key" => Some((

@@ -49,6 +49,11 @@ pub struct Marks {
 }
 
 impl Marks {
+    /// Takes `subject` (`var.x`) not to carry `mark`, whatever its declaration says.
+    pub fn assume_unmarked(&mut self, subject: &str, mark: Mark) {
+        self.memo.insert((mark, subject.to_string()), false);
+    }
+
     /// Whether the value of `expr` carries `mark`.
     pub fn carries(&mut self, m: &MergedModule, expr: &Expr, mark: Mark) -> bool {
         self.expr(m, expr, mark, 0)
@@ -102,6 +107,44 @@ impl Marks {
         };
         self.memo.insert(key, result);
         result
+    }
+}
+
+/// Whether the value of `expr` itself is marked sensitive, not only values inside it (what
+/// `HasMark` sees): a `sensitive(...)` call, a variable declared sensitive, a local value
+/// or a `for` expression over such a value. Other functions are not followed (a result
+/// computed from an unknown value keeps no marks).
+pub fn marked_sensitive(m: &MergedModule, expr: &Expr) -> bool {
+    marked_within(m, expr, 0)
+}
+
+fn marked_within(m: &MergedModule, expr: &Expr, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match &expr.kind {
+        ExprKind::Parens(inner) => marked_within(m, inner, depth + 1),
+        ExprKind::For(f) => marked_within(m, &f.collection, depth + 1),
+        ExprKind::FuncCall { name, args, .. } => {
+            name.name.strip_prefix("core::").unwrap_or(&name.name) == "sensitive" && args.len() == 1
+        }
+        ExprKind::Traversal { .. } | ExprKind::Variable(_) => {
+            let refs = references(expr);
+            let [reference] = refs.as_slice() else {
+                return false;
+            };
+            if let Some(name) = reference.subject.strip_prefix("var.") {
+                return m.variables.get(name).is_some_and(|v| is_true(&v.sensitive));
+            }
+            match reference.subject.strip_prefix("local.") {
+                Some(name) => m
+                    .locals
+                    .get(name)
+                    .is_some_and(|l| marked_within(m, l.value.expr(), depth + 1)),
+                None => false,
+            }
+        }
+        _ => false,
     }
 }
 

@@ -11,6 +11,7 @@ mod conditions;
 mod contexts;
 mod core_version;
 mod decode;
+mod depends_on;
 mod deprecations;
 mod duplicates;
 mod endpoints;
@@ -18,6 +19,7 @@ mod ephemeral;
 mod evaluated;
 mod evaluation;
 mod functions;
+mod import_targets;
 mod imports;
 mod lifecycle;
 mod literal;
@@ -39,10 +41,11 @@ mod resource_types;
 mod root_outputs;
 mod schema_traversal;
 mod schemas;
-mod skipped;
 mod stages;
 mod syntax;
 mod terraform_block;
+mod upstream;
+mod validations;
 mod variables;
 mod versions;
 mod walk_scope;
@@ -184,6 +187,15 @@ fn check(
     if failed(&out) {
         return out;
     }
+    // Building the walk's graph decodes each module call's arguments against the child's
+    // variables: an error there is all the walk reports (recorded in
+    // fixtures/validate/refs-module-arguments).
+    let mut calls = Vec::new();
+    modules::check(merged, children, &mut calls);
+    if phased && calls.iter().any(|d| d.severity == Severity::Error) {
+        out.extend(calls);
+        return out;
+    }
     // The validate walk: references and values, kept as far as each evaluation gets.
     let walk_start = out.len();
     if role == Role::Root {
@@ -194,23 +206,28 @@ fn check(
     repetition::check(merged, &mut out);
     functions::check(merged, &mut out);
     evaluation::check(merged, &mut out);
-    ephemeral::check(merged, &mut out);
+    ephemeral::check(merged, role == Role::Called, &mut out);
     references::check(merged, children, &mut out);
-    modules::check(merged, children, &mut out);
     if role == Role::Root {
         module_arguments::check(merged, children, &mut out);
+        validations::check(merged, children, &mut out);
     }
     schemas::check(merged, &mut out);
     schema_traversal::check(merged, &mut out);
     resource_types::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
+    depends_on::check(merged, &mut out);
     let walked = out.split_off(walk_start);
-    let walked = stages::apply(merged, walked);
-    out.extend(skipped::apply(
+    let reached = import_targets::check(merged, stages::apply(merged, walked));
+    let reached = schemas::redundant_ignore_changes(merged, reached);
+    let unsupported = resource_types::unsupported(merged);
+    out.extend(upstream::skip_dependents(
         merged,
-        walked,
-        &resource_types::unsupported(merged),
+        children,
+        reached,
+        &unsupported,
     ));
+    out.extend(calls);
     out
 }
 

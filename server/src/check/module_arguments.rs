@@ -11,6 +11,8 @@
 //! Values are the validate walk's (`walk_scope.rs`): only wholly known values shaped as
 //! literals are judged (Strata keeps no element types for lists, sets and maps).
 
+use std::sync::Arc;
+
 use super::marks::is_true;
 use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
@@ -24,17 +26,7 @@ pub const MODULE_ARGUMENT_VALUE: &str = "module-argument-value";
 
 pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<Diagnostic>) {
     let scope = WalkScope::new(m);
-    for call in m.module_calls.values() {
-        let Some(source) = call.source.as_ref().and_then(|s| literal_string(s.expr())) else {
-            continue;
-        };
-        // Terraform decodes an overridden call partially (modules.rs); left alone.
-        if !call.provenance.overrides.is_empty() {
-            continue;
-        }
-        let Some(child) = children(source) else {
-            continue;
-        };
+    for (call, source, child) in local_calls(m, children) {
         for argument in &call.arguments.attributes {
             let Some(variable) = child.variables.get(&*argument.attr.name.name) else {
                 continue;
@@ -60,6 +52,23 @@ pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<
     }
 }
 
+/// The calls of `m` whose child module Strata has read (a local `source`), with the
+/// source and the child. Calls an override file changes are left alone: Terraform decodes
+/// them partially (`modules.rs`).
+pub(super) fn local_calls<'a>(
+    m: &'a MergedModule,
+    children: ChildModules<'_>,
+) -> Vec<(&'a ModuleCall, &'a str, Arc<MergedModule>)> {
+    m.module_calls
+        .values()
+        .filter(|call| call.provenance.overrides.is_empty())
+        .filter_map(|call| {
+            let source = literal_string(call.source.as_ref()?.expr())?;
+            Some((call, source, children(source)?))
+        })
+        .collect()
+}
+
 /// One argument of a call and the variable it sets.
 struct Given<'a> {
     caller: &'a MergedModule,
@@ -75,13 +84,7 @@ impl Given<'_> {
         if !value.is_wholly_known() || !literal_shaped(value) {
             return None;
         }
-        let ty = match &self.variable.type_constraint {
-            Some(t) => {
-                let syntax = self.child.file(t.file).syntax.syntax;
-                parse_type_argument(t.expr(), syntax, self.child.dialect)?.ok()?
-            }
-            None => Type::Dynamic,
-        };
+        let ty = type_of(self.child, self.variable)?;
         let address = format!("module.{}.var.{}", self.call.name, self.variable.name);
         let json = value.to_json();
         if json.is_null() {
@@ -139,23 +142,80 @@ impl Given<'_> {
     /// Where the variable is declared, as Terraform names the child's file from the
     /// caller's directory (`child/main.tf:1,1-15`).
     fn declared_at(&self) -> String {
-        let mut dir: Vec<&str> = Vec::new();
-        for part in self.source.split('/') {
-            match part {
-                "" | "." => {}
-                ".." if dir.last().is_some_and(|p| *p != "..") => {
-                    dir.pop();
-                }
-                other => dir.push(other),
+        in_caller_terms(
+            self.source,
+            range_text(self.child, self.variable.provenance.decl),
+        )
+    }
+}
+
+/// A place in a local child module (`main.tf:1,1-15`) as Terraform writes it from the
+/// caller's directory (`child/main.tf:1,1-15`).
+pub(super) fn in_caller_terms(source: &str, local: String) -> String {
+    let mut dir: Vec<&str> = Vec::new();
+    for part in source.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if dir.last().is_some_and(|p| *p != "..") => {
+                dir.pop();
             }
-        }
-        let local = range_text(self.child, self.variable.provenance.decl);
-        if dir.is_empty() {
-            local
-        } else {
-            format!("{}/{local}", dir.join("/"))
+            other => dir.push(other),
         }
     }
+    if dir.is_empty() {
+        local
+    } else {
+        format!("{}/{local}", dir.join("/"))
+    }
+}
+
+/// The type constraint of a variable (`any` when it has none); `None` when unreadable.
+fn type_of(module: &MergedModule, variable: &Variable) -> Option<Type> {
+    match &variable.type_constraint {
+        Some(t) => {
+            let syntax = module.file(t.file).syntax.syntax;
+            parse_type_argument(t.expr(), syntax, module.dialect)?.ok()
+        }
+        None => Some(Type::Dynamic),
+    }
+}
+
+/// The value a call gives a child's variable as the validate walk prepares it
+/// (`prepareFinalInputVariableValue`), with the argument that sets it: the argument
+/// converted to the type constraint (optional attributes' defaults included), or the
+/// default when the call sets none. `None` where Strata does not know the value wholly,
+/// where it is null, or where it does not convert (reported by `check`).
+pub(super) fn final_value<'a>(
+    caller: &MergedModule,
+    scope: &WalkScope<'_>,
+    call: &'a ModuleCall,
+    child: &MergedModule,
+    variable: &Variable,
+) -> Option<(Value, Option<&'a Attr>)> {
+    let argument = call
+        .arguments
+        .attributes
+        .iter()
+        .find(|a| *a.attr.name.name == *variable.name);
+    let json = match argument {
+        Some(a) => {
+            if caller.file(a.file).syntax.syntax == Syntax::Json {
+                return None;
+            }
+            let value = evaluate(a.expr(), scope).ok()?;
+            if !value.is_wholly_known() || !literal_shaped(&value) {
+                return None;
+            }
+            value.to_json()
+        }
+        None => crate::eval::constant(variable.default.as_ref()?.expr())?,
+    };
+    if json.is_null() {
+        return None;
+    }
+    let ty = type_of(child, variable)?;
+    let converted = convert(&apply_defaults(&json, &ty), &ty).ok()?;
+    Some((Value::from_typed_json(&converted, &ty), argument))
 }
 
 /// Whether the value holds only primitives, tuples and objects: the shapes whose

@@ -1,12 +1,14 @@
 //! References to objects the module does not declare (Terraform reports these when it
 //! validates): input variables, local values, resources, data sources and module calls,
-//! with "Did you mean" when a close name exists. References are found as Terraform finds
-//! them; names a block binds (`dynamic` iterators, `for` variables) are not references,
-//! and addresses that are not expressions (`moved`, `import`, `removed`, `provider`,
-//! `ignore_changes`), and `replace_triggered_by` (checked when Terraform plans), are not
+//! with "Did you mean" when a close name exists, and data sources a `check` block
+//! declares referred to from outside it (`Reference to scoped resource`). References are
+//! found as Terraform finds them; names a block binds (`dynamic` iterators, `for`
+//! variables) are not references, and addresses that are not expressions (`moved`,
+//! `import`, `removed`, `provider`, `ignore_changes`), `replace_triggered_by` (checked
+//! when Terraform plans) and `depends_on` (read on its own, `depends_on.rs`) are not
 //! looked at.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::{at, Diagnostic, Severity};
 use crate::eval::{references, Reference};
@@ -22,6 +24,7 @@ pub const UNDECLARED: &str = "undeclared-reference";
 /// undeclared resource there is a plan-time error, recorded in
 /// fixtures/validate/lifecycle-refs).
 const NOT_EXPRESSIONS: &[&str] = &[
+    "depends_on",
     "provider",
     "providers",
     "ignore_changes",
@@ -35,19 +38,23 @@ pub(super) fn check(
     children: super::ChildModules<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let scoped_data = check_scoped_data(m);
+    let scoped = scoped_data(m);
     let names = Names::of(m);
     for (fi, file) in m.files.iter().enumerate() {
         let mut ctx = Ctx {
-            m,
-            children,
+            objects: Objects {
+                m,
+                children: Some(children),
+                scoped: &scoped,
+                names: &names,
+                check: None,
+            },
             file: fi as u32,
-            scoped_data: &scoped_data,
-            names: &names,
             bound: Vec::new(),
             out: &mut *out,
         };
         for block in &file.syntax.body.blocks {
+            ctx.objects.check = None;
             match &*block.kind.name {
                 // Addresses, settings and constants: nothing here is a reference.
                 "terraform" | "moved" | "removed" | "variable" => {
@@ -64,19 +71,42 @@ pub(super) fn check(
                     }
                 }
                 "resource" => ctx.resource(block),
+                "check" => {
+                    ctx.objects.check = block.label(0);
+                    ctx.body(&block.body);
+                }
                 _ => ctx.body(&block.body),
             }
         }
     }
 }
 
-/// Data sources declared inside `check` blocks: references to them are valid there.
-fn check_scoped_data(m: &MergedModule) -> HashSet<String> {
-    m.checks
-        .iter()
-        .flat_map(|c| c.block.body.blocks_of("data").cloned().collect::<Vec<_>>())
-        .filter_map(|d| Some(format!("data.{}.{}", d.label(0)?, d.label(1)?)))
-        .collect()
+/// Data sources declared inside `check` blocks (`data.TYPE.NAME`), each with the name of
+/// its check block: references to them are valid only inside that block.
+pub(super) fn scoped_data(m: &MergedModule) -> HashMap<String, String> {
+    let mut scoped = HashMap::new();
+    for c in &m.checks {
+        for d in c.block.body.blocks_of("data") {
+            if let (Some(t), Some(n), Some(check)) = (d.label(0), d.label(1), c.block.label(0)) {
+                scoped.insert(format!("data.{t}.{n}"), check.to_string());
+            }
+        }
+    }
+    scoped
+}
+
+/// What the objects a reference may name are, seen from one place.
+pub(super) struct Objects<'a> {
+    /// The module.
+    pub m: &'a MergedModule,
+    /// Child modules whose outputs are checked, where Terraform checks them.
+    pub children: Option<super::ChildModules<'a>>,
+    /// [`scoped_data`].
+    pub scoped: &'a HashMap<String, String>,
+    /// The names a "Did you mean" is looked up among.
+    pub names: &'a Names<'a>,
+    /// The `check` block the reference is in, if any.
+    pub check: Option<&'a str>,
 }
 
 /// The declared names an undeclared one is compared with, for "Did you mean".
@@ -98,34 +128,36 @@ impl<'a> Names<'a> {
 }
 
 struct Ctx<'a> {
-    m: &'a MergedModule,
-    names: &'a Names<'a>,
-    children: super::ChildModules<'a>,
+    objects: Objects<'a>,
     file: u32,
-    scoped_data: &'a HashSet<String>,
     /// Names bound by enclosing `dynamic` blocks.
     bound: Vec<String>,
     out: &'a mut Vec<Diagnostic>,
 }
 
 impl Ctx<'_> {
-    /// A resource of a type whose schema Strata knows: the references of arguments and
+    /// A resource: of a type whose schema Strata knows, the references of arguments and
     /// blocks the type does not have are never looked at, as Terraform finds references
-    /// through the schema.
+    /// through the schema; the shared `connection` is evaluated only merged into each
+    /// provisioner's, so not at all without one.
     fn resource(&mut self, block: &Block) {
-        let Some(known) = block.label(0).and_then(super::schemas::arguments) else {
-            self.body(&block.body);
-            return;
-        };
-        let meta = ["count", "for_each", "depends_on"];
+        let known = block.label(0).and_then(super::schemas::arguments);
+        let provisioned = block.body.blocks_of("provisioner").next().is_some();
+        let meta = ["count", "for_each"];
         for a in &block.body.attributes {
             let name = &*a.name.name;
-            if (known.contains(&name) || meta.contains(&name)) && !NOT_EXPRESSIONS.contains(&name) {
+            let in_schema = known.is_none_or(|k| k.contains(&name)) || meta.contains(&name);
+            if in_schema && !NOT_EXPRESSIONS.contains(&name) {
                 self.attribute(a);
             }
         }
         for b in &block.body.blocks {
-            if matches!(&*b.kind.name, "lifecycle" | "provisioner" | "connection") {
+            let evaluated = match &*b.kind.name {
+                "lifecycle" | "provisioner" => true,
+                "connection" => provisioned,
+                _ => known.is_none(),
+            };
+            if evaluated {
                 self.block(b);
             }
         }
@@ -168,13 +200,22 @@ impl Ctx<'_> {
             if self.bound.iter().any(|b| b == root) {
                 continue;
             }
-            if let Some((summary, detail)) = self.undeclared(root, &r) {
+            if let Some((summary, detail)) = self.objects.problem(&r) {
+                // A module's missing output is reported at its name (`.out`).
+                let mut span = r.subject_span;
+                if summary == "Unsupported attribute" {
+                    let name = r.subject.rsplit('.').next().unwrap_or_default();
+                    span.start = span
+                        .end
+                        .saturating_sub(name.len() as u32 + 1)
+                        .max(span.start);
+                }
                 let origin = Origin {
                     file: self.file,
-                    span: r.subject_span,
+                    span,
                 };
                 self.out.push(at(
-                    self.m,
+                    self.objects.m,
                     origin,
                     Severity::Error,
                     UNDECLARED,
@@ -184,9 +225,13 @@ impl Ctx<'_> {
             }
         }
     }
+}
 
-    /// Terraform's error for a reference to something not declared, if it is one.
-    fn undeclared(&self, root: &str, r: &Reference) -> Option<(String, String)> {
+impl Objects<'_> {
+    /// Terraform's error for a reference to something not declared or not reachable
+    /// from here, if it is one.
+    pub(super) fn problem(&self, r: &Reference) -> Option<(String, String)> {
+        let root = r.subject.split(['.', '[']).next().unwrap_or_default();
         let m = self.m;
         let object = r.container.as_deref().unwrap_or(&r.subject);
         let keyless = strip_instance_keys(object);
@@ -219,10 +264,16 @@ impl Ctx<'_> {
                 } else {
                     Mode::Ephemeral
                 };
-                if self.declared(mode, t, n) || self.scoped_data.contains(&keyless) {
+                let adjective = if root == "data" { "data" } else { "ephemeral" };
+                if let Some(check) = self.scoped.get(&keyless) {
+                    return (self.check != Some(check.as_str())).then(|| (
+                        "Reference to scoped resource".into(),
+                        format!("The referenced {adjective} resource {t:?} {n:?} is not available from this context."),
+                    ));
+                }
+                if self.declared(mode, t, n) {
                     return None;
                 }
-                let adjective = if root == "data" { "data" } else { "ephemeral" };
                 Some((
                     "Reference to undeclared resource".into(),
                     format!("A {adjective} resource \"{t}\" \"{n}\" has not been declared in the root module."),
@@ -259,7 +310,7 @@ impl Ctx<'_> {
             .source
             .as_ref()
             .and_then(|s| crate::merge::literal_string(s.expr()))?;
-        let child = (self.children)(source)?;
+        let child = (self.children?)(source)?;
         if child.outputs.contains_key(output) {
             return None;
         }

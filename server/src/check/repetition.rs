@@ -2,16 +2,21 @@
 //! (`internal/terraform/eval_count.go`, `eval_for_each.go`), for resources, data sources
 //! and module calls: a `count` that is null, not a number, not whole, or negative; a
 //! `for_each` that is null, neither a map nor a set, or a set of something else than
-//! strings or with null elements. Values are those of the validate walk
+//! strings or with null elements; a `for_each` value marked sensitive (`marks.rs`), known
+//! or not. Values are those of the validate walk
 //! (`walk_scope.rs`): whatever depends on a variable or a resource is unknown, and an
 //! unknown value is accepted, as Terraform accepts it until it plans. The effective
 //! arguments are read (after overrides); JSON files are left out.
 
+use super::marks::marked_sensitive;
 use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
 use crate::eval::{evaluate, Value};
 use crate::merge::{Attr, MergedModule};
 use crate::syntax::Syntax;
+
+/// Terraform's refusal of a sensitive `for_each` value.
+const SENSITIVE_FOR_EACH: &str = "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.";
 
 /// Code of a `count` or `for_each` value the validate walk rejects.
 pub const REPETITION: &str = "invalid-repetition";
@@ -27,7 +32,15 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             }
         }
         if let Some((attr, value)) = evaluated(m, &scope, for_each) {
-            if let Some((summary, detail)) = for_each_problem(&value) {
+            // Checked first, known or not: the keys would expose the sensitive value.
+            if marked_sensitive(m, attr.expr()) {
+                out.push(error(
+                    m,
+                    attr,
+                    "Invalid for_each argument",
+                    SENSITIVE_FOR_EACH.into(),
+                ));
+            } else if let Some((summary, detail)) = for_each_problem(&value) {
                 out.push(error(m, attr, summary, detail));
             }
         }
@@ -63,7 +76,7 @@ fn error(m: &MergedModule, attr: &Attr, summary: &str, detail: String) -> Diagno
 fn count_problem(value: &Value) -> Option<(&'static str, String)> {
     let invalid = "Invalid count argument";
     let number = match value {
-        Value::Unknown => return None,
+        Value::Unknown | Value::UnknownOf(_) => return None,
         Value::Null => {
             return Some((
                 invalid,
@@ -114,7 +127,7 @@ fn for_each_problem(value: &Value) -> Option<(&'static str, String)> {
         ))
     };
     match value {
-        Value::Unknown | Value::Object(_) | Value::Map(_) | Value::PartialObject(_) => None,
+        Value::Unknown | Value::UnknownOf(_) | Value::Object(_) | Value::Map(_) | Value::PartialObject(_) => None,
         Value::Null => Some((
             "Invalid for_each argument",
             format!("{unsuitable}: the given \"for_each\" argument value is null. A map, or set of strings is allowed."),

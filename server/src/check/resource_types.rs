@@ -3,7 +3,7 @@
 //! `terraform.io/builtin/terraform` (`internal/builtin/providers/terraform`). The
 //! validate walk reports `Invalid resource type`, `Invalid data source` or `Invalid
 //! ephemeral resource` at the type label and stops that resource's validation before
-//! its body (`NodeValidatableResource.validateResource`); `skipped.rs` drops what it
+//! its body (`NodeValidatableResource.validateResource`); `upstream.rs` drops what it
 //! never reaches. A `self` reference in what it still evaluates (its postconditions and
 //! its first provisioner with the connection) fails static validation with the
 //! reference's own `Invalid resource type` (`staticValidateResourceReference`).

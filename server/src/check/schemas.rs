@@ -2,6 +2,8 @@
 //! knowledge): an argument they do not have is `Unsupported argument`, or, in a resource
 //! an override file changes (Terraform then stops checking its arguments, spec §1.5), a
 //! warning that it is silently ignored (the rule is `arguments::unknown_argument`).
+//! `ignore_changes` is checked against the same schema: names the type does not have,
+//! and attributes only the provider decides (`Redundant ignore_changes element`).
 
 use super::arguments::{unknown_argument, Ignored};
 use super::{at, Diagnostic, Severity};
@@ -131,3 +133,94 @@ fn ignore_changes(m: &MergedModule, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+/// `Redundant ignore_changes element`: a warning at the resource type for each
+/// `ignore_changes` element that names an attribute the provider alone decides, added
+/// to `found` (the validate walk's diagnostics). Terraform checks these after the
+/// resource's `count`/`for_each`, `depends_on` and body, and only while neither those
+/// nor an earlier element had an error; conditions, provisioners and the connection
+/// are evaluated later and do not count.
+pub(super) fn redundant_ignore_changes(
+    m: &MergedModule,
+    mut found: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let mut added = Vec::new();
+    for (fi, file) in m.files.iter().enumerate() {
+        let path = &m.file(fi as u32).path;
+        for block in file.syntax.body.blocks_of("resource") {
+            let Some(type_label) = block.labels.first() else {
+                continue;
+            };
+            let type_name = &*type_label.name;
+            let Some(known) = arguments(type_name) else {
+                continue;
+            };
+            let later: Vec<crate::syntax::Span> = block
+                .body
+                .blocks
+                .iter()
+                .filter(|b| matches!(&*b.kind.name, "provisioner" | "connection"))
+                .chain(
+                    block
+                        .body
+                        .blocks_of("lifecycle")
+                        .flat_map(|lc| &lc.body.blocks),
+                )
+                .map(|b| b.span)
+                .collect();
+            let lifecycle: Vec<&crate::syntax::Block> =
+                block.body.blocks_of("lifecycle").map(|b| &**b).collect();
+            let items = lifecycle
+                .iter()
+                .filter_map(|lc| lc.body.attribute("ignore_changes"))
+                .filter_map(|a| match &a.expr.kind {
+                    ExprKind::Tuple(items) => Some(items),
+                    _ => None,
+                })
+                .flatten();
+            let inside = |outer: crate::syntax::Span, d: &Diagnostic| {
+                &d.path == path && outer.start <= d.span.start && d.span.end <= outer.end
+            };
+            let mut failed = found.iter().any(|d| {
+                d.severity == Severity::Error
+                    && inside(block.span, d)
+                    && !later.iter().any(|s| inside(*s, d))
+                    && !lifecycle.iter().any(|lc| {
+                        lc.body
+                            .attribute("ignore_changes")
+                            .is_some_and(|a| inside(a.span, d))
+                    })
+            });
+            for item in items {
+                let name = match &item.kind {
+                    ExprKind::Variable(id) => &*id.name,
+                    _ => "",
+                };
+                failed |= found
+                    .iter()
+                    .any(|d| d.severity == Severity::Error && inside(item.span, d));
+                let computed_only = !known.contains(&name) && computed(type_name).contains(&name);
+                if failed || !computed_only {
+                    continue;
+                }
+                let origin = Origin {
+                    file: fi as u32,
+                    span: type_label.span,
+                };
+                added.push(at(
+                    m,
+                    origin,
+                    Severity::Warning,
+                    REDUNDANT_IGNORE_CHANGES,
+                    "Redundant ignore_changes element".into(),
+                    format!("Adding an attribute name to ignore_changes tells Terraform to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\nThe attribute {name} is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning."),
+                ));
+            }
+        }
+    }
+    found.extend(added);
+    found
+}
+
+/// Code of an `ignore_changes` element that has no effect.
+pub const REDUNDANT_IGNORE_CHANGES: &str = "redundant-ignore-changes";

@@ -40,6 +40,28 @@ const RESERVED: &[&str] = &[
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     for (fi, file) in m.files.iter().enumerate() {
         let json = file.syntax.syntax == Syntax::Json;
+        // A JSON property can name a local value anything (`decodeLocalsBlock`).
+        for a in file
+            .syntax
+            .body
+            .blocks_of("locals")
+            .flat_map(|b| &b.body.attributes)
+        {
+            if !crate::schema::is_identifier(&a.name.name) {
+                let origin = Origin {
+                    file: fi as u32,
+                    span: a.name.span,
+                };
+                out.push(at(
+                    m,
+                    origin,
+                    Severity::Error,
+                    NAME,
+                    "Invalid local value name".into(),
+                    super::decode::BAD_IDENTIFIER.into(),
+                ));
+            }
+        }
         for block in file.syntax.body.blocks_of("variable") {
             decode(
                 m,

@@ -1,13 +1,14 @@
 //! The values names have during Terraform's validate walk (`internal/terraform/evaluate.go`
-//! with `walkValidate`): every input variable is unknown, whatever its default or the
-//! value a caller passes; resources, data sources, module outputs, `count.index`, `each`,
-//! `self`, `path` and `terraform` are unknown to Strata here; local values are computed
-//! from their expressions. A local that fails or refers to itself is unknown (its own
-//! error is reported where it is declared). Files are not read: what a file function
-//! returns is unknown.
+//! with `walkValidate`): every input variable is unknown, of its type constraint
+//! (`cty.UnknownVal(config.Type)`), whatever its default or the value a caller passes;
+//! resources, data sources, module outputs, `count.index`, `each`, `self`, `path` and
+//! `terraform` are unknown to Strata here; local values are computed from their
+//! expressions. A local that fails or refers to itself is unknown (its own error is
+//! reported where it is declared). Files are not read: what a file function returns is
+//! unknown.
 //!
-//! (The one exception Terraform makes, a variable's own validation rules seeing the value
-//! its caller gives it in `evalVariableValidations`, is not followed yet.)
+//! The one exception Terraform makes, a variable's own validation rules seeing the value
+//! it was given (`evalVariableValidations`), is `WalkScope::with_variable`.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -15,12 +16,15 @@ use std::collections::{HashMap, HashSet};
 use crate::eval::{evaluate, EvalError, Scope, Value};
 use crate::merge::MergedModule;
 use crate::syntax::Span;
+use crate::types::{parse_type_argument, Type};
 
 /// Names as the validate walk sees them in one module.
 pub struct WalkScope<'a> {
     module: &'a MergedModule,
     locals: RefCell<HashMap<String, Value>>,
     computing: RefCell<HashSet<String>>,
+    /// The variable whose validation rules are evaluated, with its value.
+    validated: Option<(String, Value)>,
 }
 
 impl<'a> WalkScope<'a> {
@@ -30,6 +34,32 @@ impl<'a> WalkScope<'a> {
             module,
             locals: RefCell::default(),
             computing: RefCell::default(),
+            validated: None,
+        }
+    }
+
+    /// The names a variable's validation rules see: the walk's, with the variable
+    /// `name` set to `value`.
+    pub fn with_variable(module: &'a MergedModule, name: &str, value: Value) -> Self {
+        WalkScope {
+            validated: Some((name.to_string(), value)),
+            ..WalkScope::new(module)
+        }
+    }
+
+    /// `var.name`: unknown, of the variable's type constraint where it has a readable one.
+    pub fn variable(&self, name: &str) -> Value {
+        if let Some((_, value)) = self.validated.as_ref().filter(|(n, _)| n == name) {
+            return value.clone();
+        }
+        let ty = self.module.variables.get(name).and_then(|v| {
+            let t = v.type_constraint.as_ref()?;
+            let syntax = self.module.file(t.file).syntax.syntax;
+            parse_type_argument(t.expr(), syntax, self.module.dialect)?.ok()
+        });
+        match ty {
+            Some(ty) if ty != Type::Dynamic => Value::UnknownOf(ty),
+            _ => Value::Unknown,
         }
     }
 
@@ -56,7 +86,7 @@ impl Scope for WalkScope<'_> {
     fn lookup(&self, root: &str, attrs: &[&str], _: Span) -> Result<(Value, usize), EvalError> {
         Ok(match (root, attrs.first()) {
             ("local", Some(name)) => (self.local(name), 1),
-            ("var", Some(_)) => (Value::Unknown, 1),
+            ("var", Some(name)) => (self.variable(name), 1),
             _ => (Value::Unknown, 0),
         })
     }

@@ -5,7 +5,7 @@
 //! `count` and `for_each` are judged in `repetition.rs`.
 
 use super::{at, Diagnostic, Severity};
-use crate::eval::references;
+use crate::eval::{references, Reference};
 use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
 use crate::syntax::Span;
 
@@ -35,69 +35,73 @@ fn error(m: &MergedModule, file: u32, span: Span, summary: &str, detail: String)
 /// fixtures/validate/refs-index-keys).
 fn instance_keys(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     super::evaluated::walk(m, |expr, place| {
-        let in_output = place.block == "output";
         for r in references(expr) {
-            let (mode, rest) = match r.subject.strip_prefix("data.") {
-                Some(rest) => (Mode::Data, rest),
-                None => (Mode::Managed, r.subject.as_str()),
-            };
-            let rest = rest.split('[').next().unwrap_or(rest);
-            let Some((type_name, name)) = rest.split_once('.') else {
-                continue;
-            };
-            let key = ResourceKey {
-                mode,
-                type_name: type_name.to_string(),
-                name: name.to_string(),
-            };
-            let Some(resource) = m.resources.get(&key) else {
-                continue;
-            };
-            let address = key.to_string();
-            let keyed = r.subject.contains('[');
-            let repeated = if resource.count.is_some() {
-                Some(("count", "count.index"))
-            } else if resource.for_each.is_some() {
-                Some(("for_each", "each.key"))
-            } else {
-                None
-            };
             let span = r.subject_span;
-            if r.remaining.first().is_some_and(|s| s == ".count") {
-                out.push(error(
-                    m,
-                    place.file,
-                    span,
-                    "Invalid resource count attribute",
-                    format!("The special \"count\" attribute is no longer supported after Terraform v0.12. Instead, use length({address}) to count resource instances."),
-                ));
-            }
-            if in_output {
-                continue;
-            }
-            match (repeated, keyed) {
-                (Some((arg, example)), false)
-                    if r.remaining.first().is_some_and(|s| s.starts_with('.')) =>
-                {
-                    out.push(error(
-                        m,
-                        place.file,
-                        span,
-                        "Missing resource instance key",
-                        format!("Because {address} has \"{arg}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {address}[{example}]"),
-                    ));
-                }
-                (None, true) => out.push(error(
-                    m,
-                    place.file,
-                    span,
-                    "Unexpected resource instance key",
-                    format!("Because {address} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource."),
-                )),
-                _ => {}
+            for (summary, detail) in key_problems(m, &r, place.block == "output") {
+                out.push(error(m, place.file, span, summary, detail));
             }
         }
     });
+}
+
+/// What static validation says of the instance key of a reference to a resource:
+/// summary and detail. Output values are not checked for the key (`in_output`).
+pub(super) fn key_problems(
+    m: &MergedModule,
+    r: &Reference,
+    in_output: bool,
+) -> Vec<(&'static str, String)> {
+    let mut found = Vec::new();
+    let (mode, rest) = match r.subject.strip_prefix("data.") {
+        Some(rest) => (Mode::Data, rest),
+        None => (Mode::Managed, r.subject.as_str()),
+    };
+    let rest = rest.split('[').next().unwrap_or(rest);
+    let Some((type_name, name)) = rest.split_once('.') else {
+        return found;
+    };
+    let key = ResourceKey {
+        mode,
+        type_name: type_name.to_string(),
+        name: name.to_string(),
+    };
+    let Some(resource) = m.resources.get(&key) else {
+        return found;
+    };
+    let address = key.to_string();
+    let keyed = r.subject.contains('[');
+    let repeated = if resource.count.is_some() {
+        Some(("count", "count.index"))
+    } else if resource.for_each.is_some() {
+        Some(("for_each", "each.key"))
+    } else {
+        None
+    };
+    if r.remaining.first().is_some_and(|s| s == ".count") {
+        found.push((
+            "Invalid resource count attribute",
+            format!("The special \"count\" attribute is no longer supported after Terraform v0.12. Instead, use length({address}) to count resource instances."),
+        ));
+    }
+    if in_output {
+        return found;
+    }
+    match (repeated, keyed) {
+        (Some((arg, example)), false)
+            if r.remaining.first().is_some_and(|s| s.starts_with('.')) =>
+        {
+            found.push((
+                "Missing resource instance key",
+                format!("Because {address} has \"{arg}\" set, its attributes must be accessed on specific instances.\n\nFor example, to correlate with indices of a referring resource, use:\n    {address}[{example}]"),
+            ));
+        }
+        (None, true) => found.push((
+            "Unexpected resource instance key",
+            format!("Because {address} does not have \"count\" or \"for_each\" set, references to it must not include an index key. Remove the bracketed index to refer to the single instance of this resource."),
+        )),
+        _ => {}
+    }
+    found
 }
 
 /// A local value whose expression refers to itself.

@@ -11,11 +11,13 @@ use crate::limits::MAX_STRING_BYTES;
 
 use super::budget::{string_too_long, Budget, Steps};
 use super::functions;
+use super::operations::{binary, get_attr, inconsistent_results, index, unary, unknown_of};
 use super::value::Value;
 use crate::syntax::{
     json_string_template, Expr, ExprKind, ForExpr, JsonKind, JsonValue, Span, TemplatePart,
     TraversalStep,
 };
+use crate::types::Type;
 
 /// An evaluation error, in HCL's words.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -179,7 +181,7 @@ impl Evaluator<'_> {
                     };
                     let value = self.expr(v)?;
                     match key {
-                        Value::Unknown => unknown_key = true,
+                        key if !key.is_known() => unknown_key = true,
                         key => {
                             let key = key.to_text().ok_or_else(|| {
                                 EvalError::new(
@@ -198,36 +200,59 @@ impl Evaluator<'_> {
                     Value::Object(map)
                 })
             }
-            ExprKind::Conditional(parts) => match self.expr(&parts[0])? {
-                // HCL evaluates both results when it cannot choose, and reports their errors.
-                Value::Unknown => {
-                    self.expr(&parts[1])?;
-                    self.expr(&parts[2])?;
-                    Ok(Value::Unknown)
-                }
-                cond => match cond.to_bool() {
-                    Some(true) => self.expr(&parts[1]),
-                    Some(false) => self.expr(&parts[2]),
-                    None => Err(EvalError::new(
-                        "Incorrect condition type",
-                        "The condition expression must be of type bool.",
-                        parts[0].span,
-                    )),
-                },
-            },
+            ExprKind::Conditional(parts) => self.conditional(parts),
             ExprKind::Unary { op, expr } => {
                 let v = self.expr(expr)?;
-                unary(op, v, span)
+                unary(op, v, expr.span, span)
             }
             ExprKind::Binary { op, operands } => {
                 let a = self.expr(&operands[0])?;
                 let b = self.expr(&operands[1])?;
-                binary(op, a, b, span)
+                binary(op, a, b, [operands[0].span, operands[1].span], span)
             }
             ExprKind::Parens(inner) => self.expr(inner),
             ExprKind::For(f) => self.for_expr(f, span),
             ExprKind::Json(value) => self.json(value),
             ExprKind::Unanalysed => Ok(Value::Unknown),
+        }
+    }
+
+    /// `c ? a : b` as HCL evaluates it: both results first (their types must unify),
+    /// then the condition; only the chosen result's errors count, and none when the
+    /// condition is unknown.
+    fn conditional(&mut self, parts: &[Expr; 3]) -> Result<Value, EvalError> {
+        let when_true = self.expr(&parts[1]);
+        let when_false = self.expr(&parts[2]);
+        if let (Ok(t), Ok(f)) = (&when_true, &when_false) {
+            if let Some(why) = inconsistent_results(&t.ty(), &f.ty()) {
+                return Err(EvalError::new(
+                    "Inconsistent conditional result types",
+                    format!(
+                        "The true and false result expressions must have consistent types. {why}."
+                    ),
+                    Span::new(parts[1].span.start as usize, parts[2].span.end as usize),
+                ));
+            }
+        }
+        let condition = self.expr(&parts[0])?;
+        if condition.is_null() {
+            return Err(EvalError::new(
+                "Null condition",
+                "The condition value is null. Conditions must either be true or false.",
+                parts[0].span,
+            ));
+        }
+        if !condition.is_known() {
+            return Ok(Value::Unknown);
+        }
+        match condition.to_bool() {
+            Some(true) => when_true,
+            Some(false) => when_false,
+            None => Err(EvalError::new(
+                "Incorrect condition type",
+                "The condition expression must be of type bool.",
+                parts[0].span,
+            )),
         }
     }
 
@@ -286,10 +311,21 @@ impl Evaluator<'_> {
     fn steps(&mut self, mut value: Value, steps: &[TraversalStep]) -> Result<Value, EvalError> {
         for (i, step) in steps.iter().enumerate() {
             value = match step {
-                TraversalStep::Attr(id) => get_attr(value, &id.name, id.span)?,
+                // HCL's step ranges: `.name` from its dot, `[key]` with its brackets.
+                TraversalStep::Attr(id) => {
+                    let step = Span::new(
+                        id.span.start.saturating_sub(1) as usize,
+                        id.span.end as usize,
+                    );
+                    get_attr(value, &id.name, step)?
+                }
                 TraversalStep::Index(e) => {
                     let key = self.expr(e)?;
-                    index(value, &key, e.span)?
+                    let step = Span::new(
+                        e.span.start.saturating_sub(1) as usize,
+                        e.span.end as usize + 1,
+                    );
+                    index(value, &key, step)?
                 }
                 TraversalStep::LegacyIndex(n, span) => {
                     index(value, &Value::Number(*n as f64), *span)?
@@ -297,7 +333,12 @@ impl Evaluator<'_> {
                 TraversalStep::AttrSplat(_) | TraversalStep::FullSplat(_) => {
                     let rest = &steps[i + 1..];
                     return match value {
-                        Value::Unknown => Ok(Value::Unknown),
+                        // HCL still evaluates the rest on an unknown element of the type.
+                        Value::UnknownOf(Type::List(element) | Type::Set(element)) => {
+                            self.steps(unknown_of(*element), rest)?;
+                            Ok(Value::Unknown)
+                        }
+                        Value::Unknown | Value::UnknownOf(_) => Ok(Value::Unknown),
                         Value::Null => Ok(Value::Tuple(Vec::new())),
                         v => match v.elements() {
                             Some(items) => {
@@ -367,7 +408,7 @@ impl Evaluator<'_> {
     ) -> Result<(), EvalError> {
         if let Some(condition) = &f.condition {
             match self.expr(condition)? {
-                Value::Unknown => {
+                c if !c.is_known() => {
                     *unknown = true;
                     return Ok(());
                 }
@@ -390,7 +431,7 @@ impl Evaluator<'_> {
             return Ok(());
         };
         let key = match self.expr(key_expr)? {
-            Value::Unknown => {
+            k if !k.is_known() => {
                 *unknown = true;
                 return Ok(());
             }
@@ -444,32 +485,38 @@ impl Evaluator<'_> {
             }
             match part {
                 TemplatePart::Literal(s) => out.push_str(s),
-                TemplatePart::Interpolation(e) => match self.expr(e)? {
-                    Value::Unknown => *unknown = true,
-                    Value::Null => {
+                TemplatePart::Interpolation(e) => {
+                    let v = self.expr(e)?;
+                    if v.is_null() {
                         return Err(EvalError::new(
                             "Invalid template interpolation value",
                             "The expression result is null. Cannot include a null value in a string template.",
                             e.span,
-                        ))
+                        ));
                     }
-                    v => match v.to_text() {
-                        Some(s) => out.push_str(&s),
-                        None => {
+                    if !v.is_known() {
+                        *unknown = true;
+                        continue;
+                    }
+                    match functions::conversion_error(&v, &Type::String) {
+                        None => out.push_str(&v.to_text().unwrap_or_default()),
+                        Some(reason) => {
                             return Err(EvalError::new(
                                 "Invalid template interpolation value",
-                                format!("Cannot include the given value in a string template: string required, but have {}.", v.type_name()),
+                                format!(
+                                "Cannot include the given value in a string template: {reason}."
+                            ),
                                 e.span,
                             ))
                         }
-                    },
-                },
+                    }
+                }
                 TemplatePart::If {
                     condition,
                     then,
                     otherwise,
                 } => match self.expr(condition)? {
-                    Value::Unknown => *unknown = true,
+                    c if !c.is_known() => *unknown = true,
                     c => match c.to_bool() {
                         Some(true) => self.template_into(then, out, unknown)?,
                         Some(false) => self.template_into(otherwise, out, unknown)?,
@@ -537,7 +584,7 @@ fn iteration_pairs(
         ));
     }
     match collection {
-        Value::Unknown => Ok(None),
+        c if !c.is_known() => Ok(None),
         Value::Set(items) => Ok(Some(items.iter().map(|v| (v.clone(), v.clone())).collect())),
         Value::Tuple(items) | Value::List(items) => Ok(Some(
             items
@@ -560,191 +607,4 @@ fn iteration_pairs(
             span,
         )),
     }
-}
-
-/// `value.name`
-pub(super) fn get_attr(value: Value, name: &str, span: Span) -> Result<Value, EvalError> {
-    match value {
-        Value::Unknown => Ok(Value::Unknown),
-        Value::Null => Err(EvalError::new(
-            "Attempt to get attribute from null value",
-            "This value is null, so it does not have any attributes.",
-            span,
-        )),
-        Value::Object(mut map) => map.remove(name).ok_or_else(|| {
-            EvalError::new(
-                "Unsupported attribute",
-                format!("This object does not have an attribute named \"{name}\"."),
-                span,
-            )
-        }),
-        Value::PartialObject(mut map) => Ok(map.remove(name).unwrap_or(Value::Unknown)),
-        Value::Map(mut map) => map.remove(name).ok_or_else(|| {
-            EvalError::new(
-                "Missing map element",
-                format!("This map does not have an element with the key \"{name}\"."),
-                span,
-            )
-        }),
-        other => Err(EvalError::new(
-            "Unsupported attribute",
-            format!(
-                "Can't access attributes on a primitive-typed value ({}).",
-                other.type_name()
-            ),
-            span,
-        )),
-    }
-}
-
-/// `value[key]`
-pub(super) fn index(value: Value, key: &Value, span: Span) -> Result<Value, EvalError> {
-    if !key.is_known() || !value.is_known() {
-        return Ok(Value::Unknown);
-    }
-    let invalid = || {
-        EvalError::new(
-            "Invalid index",
-            "The given key does not identify an element in this collection value.",
-            span,
-        )
-    };
-    match value {
-        Value::Null => Err(EvalError::new(
-            "Attempt to index null value",
-            "This value is null, so it does not have any indices.",
-            span,
-        )),
-        Value::Object(map) | Value::Map(map) => {
-            let key = key.to_text().ok_or_else(invalid)?;
-            map.get(&key).cloned().ok_or_else(invalid)
-        }
-        Value::PartialObject(map) => {
-            let key = key.to_text().ok_or_else(invalid)?;
-            Ok(map.get(&key).cloned().unwrap_or(Value::Unknown))
-        }
-        Value::Tuple(items) | Value::List(items) => {
-            let i = key.to_number().ok_or_else(invalid)?;
-            if i < 0.0 || i.fract() != 0.0 {
-                return Err(invalid());
-            }
-            items.get(i as usize).cloned().ok_or_else(|| {
-                EvalError::new(
-                    "Invalid index",
-                    "The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.",
-                    span,
-                )
-            })
-        }
-        Value::Set(_) => Err(EvalError::new(
-            "Invalid index",
-            "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.",
-            span,
-        )),
-        other => Err(EvalError::new(
-            "Invalid index",
-            format!("This value does not have any indices ({}).", other.type_name()),
-            span,
-        )),
-    }
-}
-
-fn unary(op: &str, v: Value, span: Span) -> Result<Value, EvalError> {
-    if !v.is_known() {
-        return Ok(Value::Unknown);
-    }
-    match op {
-        "!" => v.to_bool().map(|b| Value::Bool(!b)).ok_or_else(|| {
-            EvalError::new(
-                "Invalid operand",
-                "Unsuitable value for unary operand: bool required.",
-                span,
-            )
-        }),
-        _ => v.to_number().map(|n| Value::Number(-n)).ok_or_else(|| {
-            EvalError::new(
-                "Invalid operand",
-                "Unsuitable value for unary operand: number required.",
-                span,
-            )
-        }),
-    }
-}
-
-fn binary(op: &str, a: Value, b: Value, span: Span) -> Result<Value, EvalError> {
-    if matches!(op, "==" | "!=") {
-        // As cty decides: a known value compared with null is known even when values
-        // nested in it are not.
-        let equal = if !a.is_known() || !b.is_known() {
-            return Ok(Value::Unknown);
-        } else if a.is_null() || b.is_null() {
-            a.is_null() && b.is_null()
-        } else if !a.is_wholly_known() || !b.is_wholly_known() {
-            return Ok(Value::Unknown);
-        } else {
-            a.equals(&b)
-        };
-        return Ok(Value::Bool(if op == "==" { equal } else { !equal }));
-    }
-    // A known false decides `&&`, a known true `||`, whatever the other operand.
-    match (op, &a, &b) {
-        ("&&", Value::Bool(false), _) | ("&&", _, Value::Bool(false)) => {
-            return Ok(Value::Bool(false))
-        }
-        ("||", Value::Bool(true), _) | ("||", _, Value::Bool(true)) => {
-            return Ok(Value::Bool(true))
-        }
-        _ => {}
-    }
-    if !a.is_known() || !b.is_known() {
-        return Ok(Value::Unknown);
-    }
-    let operand = |v: &Value, which: &str, wanted: &str| {
-        let reason = if v.is_null() {
-            "argument must not be null".to_string()
-        } else {
-            format!("{wanted} required, but have {}", v.type_name())
-        };
-        EvalError::new(
-            "Invalid operand",
-            format!("Unsuitable value for {which} operand: {reason}."),
-            span,
-        )
-    };
-    if matches!(op, "&&" | "||") {
-        let x = a.to_bool().ok_or_else(|| operand(&a, "left", "bool"))?;
-        let y = b.to_bool().ok_or_else(|| operand(&b, "right", "bool"))?;
-        return Ok(Value::Bool(if op == "&&" { x && y } else { x || y }));
-    }
-    let x = a.to_number().ok_or_else(|| operand(&a, "left", "number"))?;
-    let y = b
-        .to_number()
-        .ok_or_else(|| operand(&b, "right", "number"))?;
-    let zero = || {
-        EvalError::new(
-            "Error in function call",
-            "Call to function \"divide\" failed: can't divide by zero.",
-            span,
-        )
-    };
-    Ok(match op {
-        "+" => Value::Number(x + y),
-        "-" => Value::Number(x - y),
-        "*" => Value::Number(x * y),
-        "/" if y == 0.0 => return Err(zero()),
-        "/" => Value::Number(x / y),
-        "%" if y == 0.0 => return Err(zero()),
-        "%" => Value::Number(x % y),
-        "<" => Value::Bool(x < y),
-        "<=" => Value::Bool(x <= y),
-        ">" => Value::Bool(x > y),
-        ">=" => Value::Bool(x >= y),
-        other => {
-            return Err(EvalError::new(
-                "Unsupported operator",
-                format!("The operator {other} is not supported."),
-                span,
-            ))
-        }
-    })
 }

@@ -7,6 +7,7 @@ mod conform;
 mod constant;
 mod evaluate;
 mod functions;
+mod operations;
 mod parse_ref;
 mod references;
 mod value;
@@ -19,4 +20,4 @@ pub use parse_ref::RefError;
 pub use references::{
     parse_references, parse_references_within, reference_at, references, Reference,
 };
-pub use value::{compare, format_number, Value};
+pub use value::{compare, format_number, friendly_name, Value};

@@ -1,5 +1,7 @@
 //! Values as Terraform's evaluator sees them: cty values with their collection kinds and
-//! with unknown values ("known after apply"). Sensitivity marks are not tracked.
+//! with unknown values ("known after apply"), untyped or, where Terraform knows it, of a
+//! type (an input variable's type constraint at validate time). Sensitivity marks are not
+//! tracked.
 //!
 //! Lists, tuples and sets are kept apart, as are maps and objects, because Terraform's
 //! rules depend on the kind (`for_each` takes a map or a set, never a list). Sets are kept
@@ -18,8 +20,13 @@ use crate::types::Type;
 pub enum Value {
     /// `null`
     Null,
-    /// A value that will only be known after apply.
+    /// A value that will only be known after apply, of a type Strata does not know
+    /// (`cty.DynamicVal`).
     Unknown,
+    /// A value that will only be known after apply, of a type Terraform already knows
+    /// (`cty.UnknownVal(T)`): HCL judges what is done with it by that type. Function
+    /// implementations never see one (`Value::untyped` erases the type first).
+    UnknownOf(Type),
     /// `true` / `false`
     Bool(bool),
     /// A number (cty numbers are arbitrary-precision; a float is enough here).
@@ -109,7 +116,7 @@ impl Value {
     /// The value as JSON, unknowns as `null` (see `known_json` for plan output).
     pub fn to_json(&self) -> Json {
         match self {
-            Value::Null | Value::Unknown => Json::Null,
+            Value::Null | Value::Unknown | Value::UnknownOf(_) => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
             Value::Number(n) => number_json(*n),
             Value::String(s) => Json::String(s.clone()),
@@ -128,7 +135,7 @@ impl Value {
         match self {
             Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Json::Object(
                 map.iter()
-                    .filter(|(_, v)| !matches!(v, Value::Unknown))
+                    .filter(|(_, v)| v.is_known())
                     .map(|(k, v)| (k.clone(), v.known_json()))
                     .collect(),
             ),
@@ -143,7 +150,7 @@ impl Value {
     /// value, objects and arrays for collections containing unknowns, `false` otherwise.
     pub fn unknown_json(&self) -> Json {
         match self {
-            Value::Unknown => Json::Bool(true),
+            Value::Unknown | Value::UnknownOf(_) => Json::Bool(true),
             Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Json::Object(
                 map.iter()
                     .filter(|(_, v)| !v.is_wholly_known())
@@ -159,13 +166,13 @@ impl Value {
 
     /// Whether the value itself is known (its elements may not be).
     pub fn is_known(&self) -> bool {
-        !matches!(self, Value::Unknown)
+        !matches!(self, Value::Unknown | Value::UnknownOf(_))
     }
 
     /// Whether the value and everything in it is known.
     pub fn is_wholly_known(&self) -> bool {
         match self {
-            Value::Unknown => false,
+            Value::Unknown | Value::UnknownOf(_) => false,
             Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
                 items.iter().all(Value::is_wholly_known)
             }
@@ -224,12 +231,12 @@ impl Value {
         }
     }
 
-    /// A bool, or the strings `"true"`/`"false"`.
+    /// A bool, or the strings go-cty converts to one (`"true"`, `"false"`, `"1"`, `"0"`).
     pub fn to_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
-            Value::String(s) if s == "true" => Some(true),
-            Value::String(s) if s == "false" => Some(false),
+            Value::String(s) if s == "true" || s == "1" => Some(true),
+            Value::String(s) if s == "false" || s == "0" => Some(false),
             _ => None,
         }
     }
@@ -243,6 +250,7 @@ impl Value {
         };
         match self {
             Value::Null | Value::Unknown => "dynamic".into(),
+            Value::UnknownOf(ty) => friendly_name(ty),
             Value::Bool(_) => "bool".into(),
             Value::Number(_) => "number".into(),
             Value::String(_) => "string".into(),
@@ -257,6 +265,60 @@ impl Value {
         }
     }
 
+    /// The value's type as far as Strata knows it: `Dynamic` where it does not (an
+    /// untyped unknown, `null`, a planned object of an unknown schema, the elements of an
+    /// empty collection).
+    pub fn ty(&self) -> Type {
+        let element = |items: &[Value]| {
+            items
+                .iter()
+                .find(|v| !v.is_null())
+                .map_or(Type::Dynamic, Value::ty)
+        };
+        match self {
+            Value::Null | Value::Unknown | Value::PartialObject(_) => Type::Dynamic,
+            Value::UnknownOf(ty) => ty.clone(),
+            Value::Bool(_) => Type::Bool,
+            Value::Number(_) => Type::Number,
+            Value::String(_) => Type::String,
+            Value::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
+            Value::List(items) => Type::List(Box::new(element(items))),
+            Value::Set(items) => Type::Set(Box::new(element(items))),
+            Value::Map(map) => {
+                let values: Vec<Value> = map.values().cloned().collect();
+                Type::Map(Box::new(element(&values)))
+            }
+            Value::Object(map) => Type::Object(
+                map.iter()
+                    .map(|(k, v)| {
+                        let attribute = crate::types::Attribute {
+                            ty: v.ty(),
+                            optional: false,
+                            default: None,
+                        };
+                        (k.clone(), attribute)
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The value with every typed unknown in it made untyped: what function
+    /// implementations and the plan see.
+    pub fn untyped(self) -> Value {
+        match self {
+            Value::UnknownOf(_) => Value::Unknown,
+            Value::Tuple(items) => Value::Tuple(items.into_iter().map(Value::untyped).collect()),
+            Value::List(items) => Value::List(items.into_iter().map(Value::untyped).collect()),
+            Value::Set(items) => Value::Set(items.into_iter().map(Value::untyped).collect()),
+            Value::Object(map) => {
+                Value::Object(map.into_iter().map(|(k, v)| (k, v.untyped())).collect())
+            }
+            Value::Map(map) => Value::Map(map.into_iter().map(|(k, v)| (k, v.untyped())).collect()),
+            other => other,
+        }
+    }
+
     /// Equality as HCL's `==` decides it for known values: collections compare by content
     /// whatever their kind (a list and a tuple with equal elements are equal).
     pub fn equals(&self, other: &Value) -> bool {
@@ -268,7 +330,7 @@ impl Value {
 fn primitive_kind(v: &Value) -> u8 {
     match v {
         Value::Null => 0,
-        Value::Unknown => 1,
+        Value::Unknown | Value::UnknownOf(_) => 1,
         Value::Bool(_) => 2,
         Value::Number(_) => 3,
         Value::String(_) => 4,
@@ -306,6 +368,22 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
     }
 }
 
+/// go-cty's friendly name of a type (`list of string`, `object`, `dynamic`), as HCL's
+/// messages about values print it.
+pub fn friendly_name(ty: &Type) -> String {
+    match ty {
+        Type::String => "string".into(),
+        Type::Number => "number".into(),
+        Type::Bool => "bool".into(),
+        Type::Dynamic => "dynamic".into(),
+        Type::List(t) => format!("list of {}", friendly_name(t)),
+        Type::Set(t) => format!("set of {}", friendly_name(t)),
+        Type::Map(t) => format!("map of {}", friendly_name(t)),
+        Type::Tuple(_) => "tuple".into(),
+        Type::Object(_) => "object".into(),
+    }
+}
+
 /// A number as Terraform prints it: integers without a fraction.
 pub fn format_number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e21 {
@@ -328,7 +406,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Null => f.write_str("null"),
-            Value::Unknown => f.write_str("(known after apply)"),
+            Value::Unknown | Value::UnknownOf(_) => f.write_str("(known after apply)"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Number(n) => f.write_str(&format_number(*n)),
             Value::String(s) => write!(f, "{}", Json::String(s.clone())),

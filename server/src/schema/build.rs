@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::{
-    AttributeSchema, BlockRole, BlockSchema, Dialects, Duplicate, Form, LabelSchema, NestedBlock,
-    Nesting, Requirement, Rest,
+    AttributeSchema, BlockRole, BlockSchema, DescriptionKind, Dialects, Duplicate, Form,
+    LabelSchema, NestedBlock, Nesting, Requirement, Rest,
 };
 
 /// A block schema with its documentation and nothing else yet.
@@ -26,6 +26,12 @@ pub fn arg(name: &str, ty: &str, doc: &str) -> AttributeSchema {
         doc: doc.into(),
         dialects: Dialects::Both,
         deprecated: None,
+        doc_kind: DescriptionKind::Plain,
+        computed: false,
+        sensitive: false,
+        write_only: false,
+        value_type: None,
+        nested: None,
     }
 }
 
@@ -161,6 +167,8 @@ impl BlockSchema {
             role,
             dialects: Dialects::Both,
             duplicate,
+            min_items: 0,
+            max_items: 0,
         });
         self
     }

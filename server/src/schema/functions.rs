@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-use super::{Dialect, Dialects};
+use super::{Dialect, Dialects, ValueType};
 
 /// One parameter of a function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,21 +97,10 @@ fn parameter(p: &Value) -> Parameter {
     }
 }
 
-/// A cty JSON type (`"string"`, `["list", "bool"]`, `["object", {...}]`) written as
-/// Terraform writes types.
+/// A cty JSON type (`"string"`, `["list", "bool"]`) written as Terraform writes types;
+/// `any` for what is not a type.
 fn type_name(t: &Value) -> String {
-    match t {
-        Value::String(s) if s == "dynamic" => "any".into(),
-        Value::String(s) => s.clone(),
-        Value::Array(parts) => match parts.as_slice() {
-            [Value::String(kind), inner] if kind != "object" && kind != "tuple" => {
-                format!("{kind}({})", type_name(inner))
-            }
-            [Value::String(kind), _] => kind.clone(),
-            _ => "any".into(),
-        },
-        _ => "any".into(),
-    }
+    ValueType::from_json(t).map_or_else(|| "any".into(), |t| t.to_string())
 }
 
 #[cfg(test)]

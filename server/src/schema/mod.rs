@@ -14,6 +14,8 @@
 mod build;
 mod functions;
 mod language;
+mod provider;
+mod value_type;
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,6 +24,10 @@ use std::sync::Arc;
 pub use build::{arg, block};
 pub use functions::{function, functions, Function, Parameter};
 pub use language::{file_schema, is_root_block_name, provisioner_schema};
+pub use provider::{
+    FunctionParameter, NestedAttributes, ProviderFunction, ProviderSchema, ResourceSchema,
+};
+pub use value_type::ValueType;
 
 /// Which tool's rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -90,6 +96,19 @@ pub enum Requirement {
     Required,
     /// Reserved for a future version: setting it is an error.
     Reserved,
+    /// Decided by the provider (computed and not optional): it may be read, and setting
+    /// it is the provider's error to report.
+    Computed,
+}
+
+/// How a description is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DescriptionKind {
+    /// Plain text.
+    #[default]
+    Plain,
+    /// Markdown.
+    Markdown,
 }
 
 /// The form an argument's expression must take, which decides how Terraform reads it.
@@ -132,8 +151,23 @@ pub struct AttributeSchema {
     pub doc: Box<str>,
     /// Which dialects have it.
     pub dialects: Dialects,
-    /// Why it should no longer be used, when deprecated.
+    /// Why it should no longer be used, when deprecated (empty when the schema gives
+    /// no reason, as provider schemas do).
     pub deprecated: Option<Box<str>>,
+    /// How `doc` is written.
+    pub doc_kind: DescriptionKind,
+    /// Computed by the provider (also when `requirement` is `Optional`: the provider
+    /// decides the value the configuration leaves out).
+    pub computed: bool,
+    /// Its value is sensitive: Terraform hides it in plans and outputs.
+    pub sensitive: bool,
+    /// Written to the provider but never stored in state or plan.
+    pub write_only: bool,
+    /// Its exact type, when the schema states one (provider schemas do); `ty` shows it.
+    pub value_type: Option<ValueType>,
+    /// Its nested attributes, for an attribute of a nested type (protocol 6); its
+    /// `value_type` is then the object type they make.
+    pub nested: Option<Arc<NestedAttributes>>,
 }
 
 /// How many blocks of a nested type a body takes, as provider schemas say it.
@@ -148,6 +182,8 @@ pub enum Nesting {
     Set,
     /// Any number, each with one label used as a map key.
     Map,
+    /// Exactly one block, present even when not written (its arguments' defaults).
+    Group,
 }
 
 /// What a nested block type is to the block that holds it.
@@ -180,6 +216,10 @@ pub struct NestedBlock {
     pub dialects: Dialects,
     /// For a block that may appear once: what Terraform reports for a second one.
     pub duplicate: Option<Duplicate>,
+    /// The fewest blocks a provider schema requires (0: no minimum).
+    pub min_items: u64,
+    /// The most blocks a provider schema allows (0: no maximum).
+    pub max_items: u64,
 }
 
 /// The error for a second block of a type a body may hold only once.
@@ -273,6 +313,11 @@ pub struct BlockSchema {
     pub rest: Rest,
     /// What the block is for, in a sentence.
     pub doc: Box<str>,
+    /// How `doc` is written.
+    pub doc_kind: DescriptionKind,
+    /// Why it should no longer be used, when deprecated (empty when the schema gives
+    /// no reason, as provider schemas do).
+    pub deprecated: Option<Box<str>>,
     /// Which dialects have it (at top level).
     pub dialects: Dialects,
 }

@@ -86,3 +86,31 @@ fn every_block_and_argument_is_documented() {
     }
     walk("", file_schema());
 }
+
+#[test]
+fn cty_types_read_write_and_show_as_terraform_writes_them() {
+    let cases = [
+        (r#""dynamic""#, "any"),
+        (r#"["list", ["map", "number"]]"#, "list(map(number))"),
+        (r#"["tuple", ["string", "bool"]]"#, "tuple([string, bool])"),
+        (
+            r#"["object", {"a": "string", "b": ["set", "number"]}, ["b"]]"#,
+            "object({a=string, b=optional(set(number))})",
+        ),
+    ];
+    for (json, shown) in cases {
+        let json: serde_json::Value = serde_json::from_str(json).unwrap();
+        let t = ValueType::from_json(&json).expect(shown);
+        assert_eq!(t.to_string(), shown);
+        assert_eq!(t.to_json(), json);
+    }
+    for bad in [
+        r#""strin""#,
+        r#"["list"]"#,
+        r#"["object", {}, ["a"], 1]"#,
+        "3",
+    ] {
+        let json: serde_json::Value = serde_json::from_str(bad).unwrap();
+        assert_eq!(ValueType::from_json(&json), None, "{bad}");
+    }
+}

@@ -91,8 +91,8 @@ pub fn apply_defaults(value: &Value, ty: &Type) -> Value {
 }
 
 /// The message go-cty gives when no conversion exists from `source` to `target`, or
-/// `None` when one exists.
-fn mismatch(source: &Type, target: &Type) -> Option<String> {
+/// `None` when one exists (what converting an unknown value of type `source` says).
+pub fn mismatch(source: &Type, target: &Type) -> Option<String> {
     use Type::*;
     match (source, target) {
         (_, Dynamic) | (Dynamic, _) => None,

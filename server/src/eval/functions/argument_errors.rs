@@ -4,6 +4,9 @@
 //! the call). The implementations return only the reason; this is where each failure
 //! recorded against Terraform 1.11 is written down. Other failures stay Strata's own.
 
+use crate::eval::value::Value;
+use crate::types::Type;
+
 /// A failure recorded against Terraform: the function, how its reason starts, and the
 /// argument it is about.
 const RECORDED: &[(&str, &str, Option<usize>)] = &[
@@ -48,4 +51,16 @@ pub(super) fn terraform_failure(function: &str, reason: &str) -> Option<Option<u
         .iter()
         .find(|(f, start, _)| *f == function && reason.starts_with(start))
         .map(|(_, _, argument)| *argument)
+}
+
+/// A failure a function's return type reports from the types of its arguments alone, so
+/// that an unknown argument of a known type fails as a known one would (`length` of a
+/// number or a bool).
+pub(super) fn type_failure(function: &str, args: &[Value]) -> Option<String> {
+    match (function, args) {
+        ("length", [Value::UnknownOf(Type::Number | Type::Bool)]) => {
+            Some("argument must be a string, a collection type, or a structural type".into())
+        }
+        _ => None,
+    }
 }

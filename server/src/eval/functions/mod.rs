@@ -29,7 +29,8 @@ use super::value::Value;
 use crate::schema::{function as signature, Dialect};
 use crate::syntax::{Expr, Span};
 use argument_errors::terraform_failure;
-use parameters::{conversion_error, parameter_type};
+pub(in crate::eval) use parameters::conversion_error;
+use parameters::parameter_type;
 
 /// The largest string, in bytes, that one function call may build (64 MiB).
 pub const MAX_STRING_BYTES: usize = 64 * 1024 * 1024;
@@ -112,7 +113,7 @@ pub(super) fn call(
         let whole = args.last().map_or(span, |a| a.span);
         places.pop();
         match values.pop() {
-            Some(Value::Unknown) => return Ok(Value::Unknown),
+            Some(last) if !last.is_known() => return Ok(Value::Unknown),
             Some(last) => match last.elements() {
                 Some(items) => {
                     places.extend(items.iter().map(|_| whole));
@@ -135,13 +136,17 @@ pub(super) fn call(
         span,
     };
     call.convert(&values)?;
-    // A wholly unknown argument (of a type not known yet) makes every result unknown;
-    // only unknowns nested inside a known collection can be looked past.
-    if values.iter().any(|v| matches!(v, Value::Unknown))
+    if let Some(reason) = argument_errors::type_failure(name, &values) {
+        return Err(call.failed(None, reason));
+    }
+    // A wholly unknown argument makes every result unknown; only unknowns nested inside
+    // a known collection can be looked past. Implementations see no typed unknowns.
+    if values.iter().any(|v| !v.is_known())
         || !UNKNOWN_TOLERANT.contains(&name) && !values.iter().all(Value::is_wholly_known)
     {
         return Ok(Value::Unknown);
     }
+    let values: Vec<Value> = values.into_iter().map(Value::untyped).collect();
     function(&values, ev)
         .and_then(|v| within_limits(&v).map(|()| v))
         .map_err(|reason| match terraform_failure(name, &reason) {
@@ -217,7 +222,7 @@ impl Call<'_> {
                 return Err(self.failed(Some(i), reason));
             }
         }
-        if values.iter().any(|v| matches!(v, Value::Unknown)) {
+        if values.iter().any(|v| !v.is_known()) {
             return Ok(());
         }
         for (i, value) in values.iter().enumerate() {

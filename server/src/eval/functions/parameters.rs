@@ -5,9 +5,10 @@
 //! type-level mismatch (`string required`, `element 0: bool required`, `list of string
 //! required`) and a value-level failure (`a number is required`).
 //!
-//! Strata's unknown values carry no type, so an unknown argument always converts; a tuple
-//! of mixed types converting to a collection of `any` is not judged (go-cty unifies its
-//! element types, which Strata does not model). Whatever is not judged is accepted.
+//! An unknown value converts where its type does (`types::type_mismatch`); an untyped one
+//! always converts. A tuple of mixed types converting to a collection of `any` is not
+//! judged (go-cty unifies its element types, which Strata does not model). Whatever is
+//! not judged is accepted.
 
 use crate::eval::value::Value;
 use crate::types::Type;
@@ -48,14 +49,16 @@ fn friendly(ty: &Type) -> String {
 
 /// Why `value` does not convert to `ty`, in go-cty's words; `None` when it converts (or
 /// when Strata cannot tell).
-pub(super) fn conversion_error(value: &Value, ty: &Type) -> Option<String> {
+pub(in crate::eval) fn conversion_error(value: &Value, ty: &Type) -> Option<String> {
     type_mismatch(value, ty).or_else(|| value_error(value, ty))
 }
 
 /// The type-level message: no conversion exists from the value's type to `ty`.
 fn type_mismatch(value: &Value, ty: &Type) -> Option<String> {
-    if matches!(value, Value::Unknown | Value::Null) {
-        return None;
+    match value {
+        Value::Unknown | Value::Null => return None,
+        Value::UnknownOf(known) => return crate::types::type_mismatch(known, ty),
+        _ => {}
     }
     let primitive = matches!(value, Value::String(_) | Value::Number(_) | Value::Bool(_));
     match ty {
@@ -84,9 +87,7 @@ fn type_mismatch(value: &Value, ty: &Type) -> Option<String> {
                     "set"
                 };
                 // The elements of a collection share one type: the first known one shows it.
-                let first = items
-                    .iter()
-                    .find(|v| !matches!(v, Value::Unknown | Value::Null));
+                let first = items.iter().find(|v| v.is_known() && !v.is_null());
                 match first {
                     Some(item) if same_kind && **element != Type::Dynamic => {
                         type_mismatch(item, element)
@@ -118,7 +119,7 @@ fn value_error(value: &Value, ty: &Type) -> Option<String> {
             .is_err()
             .then(|| "a number is required".into()),
         (Value::String(s), Type::Bool) => match s.as_str() {
-            "true" | "false" => None,
+            "true" | "false" | "1" | "0" => None,
             other if other.eq_ignore_ascii_case("true") => {
                 Some("a bool is required; to convert from string, use lowercase \"true\"".into())
             }

@@ -1,0 +1,511 @@
+//! Objects the validate walk never reaches: Terraform walks a graph of the module's
+//! objects (resources and data sources, local values, outputs, input variables with
+//! their validations, provider configurations, check blocks, module calls and each of
+//! their arguments, which are the child's input variables), and once an object's
+//! validation reports an error, every object that depends on it, through a reference or
+//! `depends_on`, is skipped and reports nothing ("upstream dependencies failed").
+//! Recorded in fixtures/validate/refs-upstream.
+//!
+//! A reference to a module's output depends on the call and on the arguments that
+//! output is computed from, read from the child where Strata has it; for a child it
+//! cannot read, on every argument (the error of an object skipped that way is hidden,
+//! never one Terraform would not report).
+//!
+//! Within one resource (`NodeValidatableResource.Execute`) the walk stops early too: a
+//! type its provider lacks stops the validation before the body is decoded, and the
+//! provisioners are validated in order only until the resource has an error.
+
+use std::collections::{HashMap, HashSet};
+
+use super::resource_types::Unsupported;
+use super::{ChildModules, Diagnostic, Severity};
+use crate::eval::references;
+use crate::merge::{literal_string, strip_instance_keys, MergedModule, ResourceKey};
+use crate::syntax::{Attribute, Block, Body, Expr, ExprKind, Span};
+
+/// One object of the graph: its address and where it is written.
+struct Object {
+    address: String,
+    /// The places that are the object (a block, or one attribute, in a file); the
+    /// innermost object around a diagnostic owns it.
+    spans: Vec<(u32, Span)>,
+    /// The addresses it refers to.
+    refers: HashSet<String>,
+}
+
+/// The arguments of a module call that are not input variables of the child.
+const CALL_SETTINGS: &[&str] = &[
+    "source",
+    "version",
+    "providers",
+    "count",
+    "for_each",
+    "depends_on",
+];
+
+/// Drops the diagnostics (of the validate walk) that Terraform never reaches: the body
+/// of each resource whose type is `unsupported`, the provisioners after a resource's
+/// first error, and every object a failed object is upstream of (an unsupported
+/// resource has failed).
+pub(super) fn skip_dependents(
+    m: &MergedModule,
+    children: ChildModules<'_>,
+    found: Vec<Diagnostic>,
+    unsupported: &[Unsupported<'_>],
+) -> Vec<Diagnostic> {
+    let found = skip_within_resources(m, found, unsupported);
+    let mut objects = graph(m);
+    expand_module_references(m, children, &mut objects);
+    let index: HashMap<&str, usize> = objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.address.as_str(), i))
+        .collect();
+    let owner = |d: &Diagnostic| -> Option<usize> {
+        // A lookup without a place belongs where the reference it follows is.
+        let (path, span) = match d.related.first() {
+            Some(r) if d.path.as_os_str().is_empty() => (r.path.as_path(), r.span),
+            _ => (d.path.as_path(), d.span),
+        };
+        objects
+            .iter()
+            .enumerate()
+            .flat_map(|(i, o)| o.spans.iter().map(move |s| (i, s)))
+            .filter(|(_, (file, _))| m.file(*file).path == path)
+            .map(|(i, (_, s))| (i, s))
+            .filter(|(_, s)| s.start <= span.start && span.end <= s.end)
+            .min_by_key(|(_, s)| s.end - s.start)
+            .map(|(i, _)| i)
+    };
+    let mut erred = vec![false; objects.len()];
+    for d in found.iter().filter(|d| d.severity == Severity::Error) {
+        if let Some(o) = owner(d) {
+            erred[o] = true;
+        }
+    }
+    for u in unsupported {
+        let key = match (u.block.label(0), u.block.label(1)) {
+            (Some(type_name), Some(name)) => ResourceKey {
+                mode: u.mode,
+                type_name: type_name.to_string(),
+                name: name.to_string(),
+            },
+            _ => continue,
+        };
+        if let Some(&o) = index.get(key.to_string().as_str()) {
+            erred[o] = true;
+        }
+    }
+    let mut states = vec![State::Unvisited; objects.len()];
+    for o in 0..objects.len() {
+        visit(o, &objects, &index, &erred, &mut states);
+    }
+    found
+        .into_iter()
+        .filter(|d| owner(d).is_none_or(|o| states[o] != State::Skipped))
+        .collect()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Unvisited,
+    /// Being visited: a reference cycle, which Terraform refuses on its own.
+    Visiting,
+    Reached,
+    Failed,
+    Skipped,
+}
+
+/// The state of object `o` once its dependencies have been walked.
+fn visit(
+    o: usize,
+    objects: &[Object],
+    index: &HashMap<&str, usize>,
+    erred: &[bool],
+    states: &mut [State],
+) -> State {
+    if states[o] != State::Unvisited {
+        return states[o];
+    }
+    states[o] = State::Visiting;
+    let mut upstream_failed = false;
+    for address in &objects[o].refers {
+        if let Some(&dep) = index.get(address.as_str()) {
+            if dep != o {
+                let s = visit(dep, objects, index, erred, states);
+                upstream_failed |= matches!(s, State::Failed | State::Skipped);
+            }
+        }
+    }
+    states[o] = if upstream_failed {
+        State::Skipped
+    } else if erred[o] {
+        State::Failed
+    } else {
+        State::Reached
+    };
+    states[o]
+}
+
+/// Every object of the module, with what it refers to.
+fn graph(m: &MergedModule) -> Vec<Object> {
+    let mut objects: Vec<Object> = Vec::new();
+    let mut add = |address: String, file: u32, span: Span, refers: HashSet<String>| {
+        // Override files add to the object their labels name.
+        match objects.iter_mut().find(|o| o.address == address) {
+            Some(o) => {
+                o.spans.push((file, span));
+                o.refers.extend(refers);
+            }
+            None => objects.push(Object {
+                address,
+                spans: vec![(file, span)],
+                refers,
+            }),
+        }
+    };
+    for (fi, file) in m.files.iter().enumerate() {
+        let fi = fi as u32;
+        for block in &file.syntax.body.blocks {
+            let label = |i| block.label(i).unwrap_or_default();
+            let kind = &*block.kind.name;
+            match kind {
+                "resource" => add(
+                    format!("{}.{}", label(0), label(1)),
+                    fi,
+                    block.span,
+                    refers(&block.body),
+                ),
+                "data" | "ephemeral" => add(
+                    format!("{kind}.{}.{}", label(0), label(1)),
+                    fi,
+                    block.span,
+                    refers(&block.body),
+                ),
+                "locals" => {
+                    for a in &block.body.attributes {
+                        let to = addresses(&a.expr).collect();
+                        add(format!("local.{}", a.name.name), fi, a.span, to);
+                    }
+                }
+                "variable" => add(
+                    format!("var.{}", label(0)),
+                    fi,
+                    block.span,
+                    refers(&block.body),
+                ),
+                "output" => add(
+                    format!("output.{}", label(0)),
+                    fi,
+                    block.span,
+                    refers(&block.body),
+                ),
+                // A provider configuration: nothing refers to it by address here.
+                "provider" => {
+                    let alias = block
+                        .body
+                        .attribute("alias")
+                        .and_then(|a| literal_string(&a.expr));
+                    let address = match alias {
+                        Some(alias) => format!("provider.{}.{alias}", label(0)),
+                        None => format!("provider.{}", label(0)),
+                    };
+                    add(address, fi, block.span, refers(&block.body));
+                }
+                // Its data source is an object of its own.
+                "check" => {
+                    add(
+                        format!("check.{}", label(0)),
+                        fi,
+                        block.span,
+                        refers(&block.body),
+                    );
+                    for data in block.body.blocks_of("data") {
+                        let (t, n) = (data.label(0), data.label(1));
+                        let address =
+                            format!("data.{}.{}", t.unwrap_or_default(), n.unwrap_or_default());
+                        add(address, fi, data.span, refers(&data.body));
+                    }
+                }
+                // The call (expanded by count/for_each, ordered by depends_on) and each
+                // argument, evaluated as the child's input variable once the call is.
+                "module" => {
+                    let call = format!("module.{}", label(0));
+                    let mut settings = HashSet::new();
+                    for a in &block.body.attributes {
+                        if CALL_SETTINGS.contains(&&*a.name.name) {
+                            settings.extend(addresses(&a.expr));
+                        } else {
+                            let mut to: HashSet<String> = addresses(&a.expr).collect();
+                            to.insert(call.clone());
+                            add(format!("{call}.var.{}", a.name.name), fi, a.span, to);
+                        }
+                    }
+                    add(call, fi, block.span, settings);
+                }
+                // Checked with the resource it imports into, which depends on its
+                // references.
+                "import" => {
+                    let to = block
+                        .body
+                        .attribute("to")
+                        .map(|a| addresses(&a.expr).collect::<Vec<_>>());
+                    if let Some([resource]) = to.as_deref() {
+                        add(resource.clone(), fi, block.span, refers(&block.body));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    objects
+}
+
+/// Replaces each reference to a module's output (or to the whole module) by the call and
+/// the arguments the output is computed from.
+fn expand_module_references(m: &MergedModule, children: ChildModules<'_>, objects: &mut [Object]) {
+    let mut feeds: HashMap<String, Vec<String>> = HashMap::new();
+    // Each child's graph, built once.
+    let mut child_graphs: HashMap<String, Vec<Object>> = HashMap::new();
+    for o in objects.iter() {
+        let outputs = o.refers.iter().filter(|r| r.matches('.').count() == 2);
+        for r in outputs.filter(|r| r.starts_with("module.")) {
+            if !feeds.contains_key(r) {
+                let inputs = module_inputs(m, children, &mut child_graphs, r);
+                feeds.insert(r.clone(), inputs);
+            }
+        }
+    }
+    for o in objects.iter_mut() {
+        let expanded: Vec<String> = o
+            .refers
+            .iter()
+            .filter_map(|r| feeds.get(r))
+            .flatten()
+            .cloned()
+            .collect();
+        o.refers.extend(expanded);
+    }
+}
+
+/// For `module.NAME.OUTPUT` or `module.NAME.*`: the call's node and its argument nodes
+/// that the output (every output) is computed from.
+fn module_inputs(
+    m: &MergedModule,
+    children: ChildModules<'_>,
+    child_graphs: &mut HashMap<String, Vec<Object>>,
+    reference: &str,
+) -> Vec<String> {
+    let mut parts = reference.splitn(3, '.');
+    let (Some(_), Some(name)) = (parts.next(), parts.next()) else {
+        return Vec::new();
+    };
+    let output = parts.next();
+    let call_address = format!("module.{name}");
+    let Some(call) = m.module_calls.get(name) else {
+        return Vec::new();
+    };
+    let arguments: Vec<&str> = call
+        .arguments
+        .attributes
+        .iter()
+        .map(|a| &*a.attr.name.name)
+        .filter(|a| !CALL_SETTINGS.contains(a))
+        .collect();
+    let child = call
+        .source
+        .as_ref()
+        .and_then(|s| literal_string(s.expr()))
+        .and_then(children);
+    let used: Vec<&str> = match child {
+        Some(child) => {
+            let outputs: Vec<String> = match output {
+                Some("*") | None => child
+                    .outputs
+                    .keys()
+                    .map(|o| format!("output.{o}"))
+                    .collect(),
+                Some(o) => vec![format!("output.{o}")],
+            };
+            let child_graph = child_graphs
+                .entry(name.to_string())
+                .or_insert_with(|| graph(&child));
+            let vars = reachable(child_graph, &outputs);
+            arguments
+                .into_iter()
+                .filter(|a| vars.contains(&format!("var.{a}")))
+                .collect()
+        }
+        None => arguments,
+    };
+    let mut inputs = vec![call_address.clone()];
+    inputs.extend(used.iter().map(|a| format!("{call_address}.var.{a}")));
+    inputs
+}
+
+/// The addresses reachable from `from` through what objects refer to.
+fn reachable(objects: &[Object], from: &[String]) -> HashSet<String> {
+    let by_address: HashMap<&str, &Object> =
+        objects.iter().map(|o| (o.address.as_str(), o)).collect();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut stack: Vec<String> = from.to_vec();
+    while let Some(a) = stack.pop() {
+        if !seen.insert(a.clone()) {
+            continue;
+        }
+        if let Some(o) = by_address.get(a.as_str()) {
+            stack.extend(o.refers.iter().cloned());
+        }
+    }
+    seen
+}
+
+/// The addresses of the objects a body refers to, nested blocks included but for the
+/// data sources of a `check` block, which are objects of their own.
+fn refers(body: &Body) -> HashSet<String> {
+    let mut to = HashSet::new();
+    for a in &body.attributes {
+        to.extend(addresses(&a.expr));
+        to.extend(quoted_dependencies(a));
+    }
+    for b in body.blocks.iter().filter(|b| &*b.kind.name != "data") {
+        to.extend(refers(&b.body));
+    }
+    to
+}
+
+/// The addresses of the objects `expr` refers to (`var.x`, `local.x`, `data.t.n`, `t.n`,
+/// and `module.m.out` or `module.m.*` for a module's outputs, which are not objects of
+/// the graph: `expand_module_references` resolves them); `count`, `each`, `path`,
+/// `terraform` and `self` are none.
+fn addresses(expr: &Expr) -> impl Iterator<Item = String> {
+    references(expr)
+        .into_iter()
+        .filter_map(|r| object_address(&r.subject))
+}
+
+/// The object a reference's subject (`terraform_data.a[0]`, `module.m.out`) names.
+fn object_address(subject: &str) -> Option<String> {
+    let keyless = strip_instance_keys(subject);
+    let parts: Vec<&str> = keyless.split('.').collect();
+    let take = match parts[0] {
+        "count" | "each" | "path" | "terraform" | "self" => return None,
+        // The whole module is every output of it.
+        "module" if parts.len() == 2 => return Some(format!("{keyless}.*")),
+        "data" | "ephemeral" | "module" => 3,
+        _ => 2,
+    };
+    (parts.len() >= take).then(|| parts[..take].join("."))
+}
+
+/// The objects the deprecated quoted entries of a `depends_on`
+/// (`"terraform_data.a"`) name, as the unquoted ones do.
+fn quoted_dependencies(a: &Attribute) -> Vec<String> {
+    match &a.expr.kind {
+        ExprKind::Tuple(items) if &*a.name.name == "depends_on" => items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                ExprKind::String(s) => object_address(s),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Drops what Terraform never reaches inside a resource: the body of one whose type is
+/// `unsupported`, and the provisioners after the resource's first error.
+fn skip_within_resources(
+    m: &MergedModule,
+    found: Vec<Diagnostic>,
+    unsupported: &[Unsupported<'_>],
+) -> Vec<Diagnostic> {
+    let in_any = |d: &Diagnostic, places: &[(u32, Span)]| {
+        places.iter().any(|&(file, span)| within(m, d, file, span))
+    };
+    let bodies: Vec<(u32, Span)> = unsupported
+        .iter()
+        .flat_map(|u| decoded_parts(&u.block.body).map(|s| (u.file, s)))
+        .collect();
+    let found: Vec<Diagnostic> = found.into_iter().filter(|d| !in_any(d, &bodies)).collect();
+    let unreached: Vec<(u32, Span)> = resource_blocks(m)
+        .flat_map(|(file, block)| provisioners_not_reached(m, &found, file, block))
+        .collect();
+    found
+        .into_iter()
+        .filter(|d| !in_any(d, &unreached))
+        .collect()
+}
+
+/// Whether `d` lies inside `span` of file `file`.
+fn within(m: &MergedModule, d: &Diagnostic, file: u32, span: Span) -> bool {
+    d.path == m.file(file).path && span.start <= d.span.start && d.span.end <= span.end
+}
+
+/// The parts of a resource body Terraform decodes with the resource type's schema: all
+/// but the meta-arguments and the lifecycle, provisioner and connection blocks.
+fn decoded_parts(body: &Body) -> impl Iterator<Item = Span> + '_ {
+    let meta = ["count", "for_each", "provider", "depends_on"];
+    let special = ["lifecycle", "provisioner", "connection"];
+    let attributes = body
+        .attributes
+        .iter()
+        .filter(move |a| !meta.contains(&&*a.name.name))
+        .map(|a| a.span);
+    let blocks = body
+        .blocks
+        .iter()
+        .filter(move |b| !special.contains(&&*b.kind.name))
+        .map(|b| b.span);
+    attributes.chain(blocks)
+}
+
+/// Every top-level managed resource block of the primary files.
+fn resource_blocks(m: &MergedModule) -> impl Iterator<Item = (u32, &Block)> {
+    m.files
+        .iter()
+        .enumerate()
+        .filter(|(fi, _)| !m.is_override_file(*fi as u32))
+        .flat_map(|(fi, f)| {
+            f.syntax
+                .body
+                .blocks_of("resource")
+                .map(move |b| (fi as u32, &**b))
+        })
+}
+
+/// The provisioners of a resource Terraform does not validate because the resource had
+/// an error before them (its connection's errors are found with the first one).
+fn provisioners_not_reached(
+    m: &MergedModule,
+    found: &[Diagnostic],
+    file: u32,
+    block: &Block,
+) -> Vec<(u32, Span)> {
+    let provisioners: Vec<Span> = block
+        .body
+        .blocks_of("provisioner")
+        .map(|b| b.span)
+        .collect();
+    // The provisioner a diagnostic belongs to (from 1), or 0 for the resource before any.
+    let position = |d: &Diagnostic| {
+        provisioners
+            .iter()
+            .position(|&p| within(m, d, file, p))
+            .map_or(0, |i| i + 1)
+    };
+    let first_failed = found
+        .iter()
+        .filter(|d| d.severity == Severity::Error && within(m, d, file, block.span))
+        .map(|d| position(d).max(1))
+        .min();
+    match first_failed {
+        Some(first) => provisioners
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .map(|&p| (file, p))
+            .collect(),
+        None => Vec::new(),
+    }
+}

@@ -1,0 +1,245 @@
+//! A variable's validation rules as the validate walk runs them (`evalVariableValidations`
+//! in `internal/terraform/eval_variable.go`): each rule's condition and error message are
+//! evaluated with the names the walk gives (`walk_scope.rs`), except that the variable
+//! itself has its final value. A root module's variables are unknown at validate time, so
+//! only a condition known without the value can fail there; a local child module's
+//! variable has the value its caller gives it (or its default), and its rules see it.
+//!
+//! A rule whose condition is known to be false is `Invalid value for variable` at the
+//! value (the caller's argument, the root variable's declaration, or no place for a
+//! default), with the error message, or the reason it cannot be shown: an unknown message
+//! skips the rule at validate time, one that is not a string is `Invalid error message`,
+//! one carrying a sensitive or ephemeral value (`marks.rs`; the value given to the
+//! variable counts as ephemeral, not as sensitive) is `Error message refers to ...`. The
+//! evaluation errors of the condition and message (`evaluation.rs`'s) are reported for a
+//! child's rules when the value causes them: those the rule has with an unknown value are
+//! the child's own, reported when it is checked.
+//!
+//! Left out: rules written in JSON (Terraform reads their error messages as literals when
+//! they do not evaluate, with the `Validation error message expression is invalid`
+//! warning), values Strata does not know wholly, and calls in modules other than the root.
+
+use super::evaluation::reportable;
+use super::marks::{Mark, Marks};
+use super::module_arguments::{final_value, in_caller_terms, local_calls};
+use super::walk_scope::WalkScope;
+use super::{at, range_text, ChildModules, Diagnostic, Severity};
+use crate::eval::{evaluate, Value};
+use crate::merge::{MergedModule, Nested, Origin, Variable};
+use crate::syntax::{Expr, Span, Syntax};
+use crate::types::{type_mismatch, Type};
+
+/// Code of a value a variable's validation rule refuses.
+pub const VARIABLE_VALIDATION: &str = "variable-validation";
+
+/// Where the value being validated comes from, for the diagnostic's place.
+#[derive(Clone, Copy)]
+enum ValueAt {
+    /// An argument of the caller (or a root variable's declaration), in `module`.
+    Written(Origin),
+    /// A default: Terraform gives no place.
+    Nowhere,
+}
+
+/// One variable's rules, evaluated with one value.
+struct Rules<'a> {
+    /// The module declaring the variable.
+    module: &'a MergedModule,
+    variable: &'a Variable,
+    /// The module the value's place is in (the caller, or the module itself).
+    place_module: &'a MergedModule,
+    value_at: ValueAt,
+    /// How the rule's place is written in messages: relative to the root module.
+    rule_path: &'a dyn Fn(Origin) -> String,
+    /// Whether the value is known (a child's), so that evaluation errors it causes are
+    /// reported.
+    given: bool,
+}
+
+pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<Diagnostic>) {
+    // The root module's own variables: unknown values of their types.
+    let own = |o: Origin| range_text(m, o);
+    for variable in m.variables.values() {
+        let value = WalkScope::new(m).variable(&variable.name);
+        let rules = Rules {
+            module: m,
+            variable,
+            place_module: m,
+            value_at: ValueAt::Written(variable.provenance.decl),
+            rule_path: &own,
+            given: false,
+        };
+        rules.run(value, out);
+    }
+    // The values the root module gives its local children.
+    let scope = WalkScope::new(m);
+    for (call, source, child) in local_calls(m, children) {
+        let child_path = |o: Origin| in_caller_terms(source, range_text(&child, o));
+        for variable in child.variables.values() {
+            if variable.validations.is_empty() {
+                continue;
+            }
+            let Some((value, argument)) = final_value(m, &scope, call, &child, variable) else {
+                continue;
+            };
+            let value_at = match argument {
+                Some(a) => ValueAt::Written(a.expr_origin()),
+                None => ValueAt::Nowhere,
+            };
+            let rules = Rules {
+                module: &child,
+                variable,
+                place_module: m,
+                value_at,
+                rule_path: &child_path,
+                given: true,
+            };
+            rules.run(value, out);
+        }
+    }
+}
+
+impl Rules<'_> {
+    fn run(&self, value: Value, out: &mut Vec<Diagnostic>) {
+        let name = &self.variable.name;
+        let scope = WalkScope::with_variable(self.module, name, value);
+        let unknown = WalkScope::new(self.module);
+        for rule in &self.variable.validations {
+            if self.module.file(rule.file).syntax.syntax == Syntax::Json {
+                continue;
+            }
+            let (Some(condition), Some(message)) = (
+                rule.block.body.attribute("condition"),
+                rule.block.body.attribute("error_message"),
+            ) else {
+                continue;
+            };
+            let condition_value = self.evaluate(&condition.expr, rule, &scope, &unknown, out);
+            let message_value = self.evaluate(&message.expr, rule, &scope, &unknown, out);
+            let Some(Value::Bool(false)) = condition_value.map(|c| match c.to_bool() {
+                Some(b) if c.is_known() => Value::Bool(b),
+                _ => Value::Unknown,
+            }) else {
+                continue;
+            };
+            let message = match message_value {
+                Some(v) if !v.is_known() => continue,
+                Some(v) => self.message(&v, &message.expr, rule, out),
+                None => None,
+            };
+            self.invalid(rule, message, out);
+        }
+    }
+
+    /// The value of a rule's expression, or `None` when it fails (its error reported
+    /// when the value given causes it).
+    fn evaluate(
+        &self,
+        expr: &Expr,
+        rule: &Nested,
+        scope: &WalkScope<'_>,
+        unknown: &WalkScope<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<Value> {
+        let error = match evaluate(expr, scope) {
+            Ok(v) => return Some(v),
+            Err(e) => e,
+        };
+        if self.given && evaluate(expr, unknown).is_ok() {
+            if let Some(code) = reportable(&error) {
+                out.push(self.in_rule(rule, error.span, code, error.summary, error.detail));
+            }
+        }
+        None
+    }
+
+    /// The text of a known error message, or `None` (reported) when it cannot be shown.
+    fn message(
+        &self,
+        value: &Value,
+        expr: &Expr,
+        rule: &Nested,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
+        if value.is_null() {
+            return None;
+        }
+        if let Some(reason) = type_mismatch(&value.ty(), &Type::String) {
+            out.push(self.in_rule(
+                rule,
+                expr.span,
+                VARIABLE_VALIDATION,
+                "Invalid error message".into(),
+                format!("Unsuitable value for error message: {reason}."),
+            ));
+            return None;
+        }
+        let mut marks = Marks::default();
+        // The value given to the variable is not marked sensitive at this point.
+        marks.assume_unmarked(&format!("var.{}", self.variable.name), Mark::Sensitive);
+        let hidden = "The error message included a sensitive value, so it will not be displayed.";
+        for (mark, noun, function) in [
+            (Mark::Sensitive, "sensitive", "nonsensitive"),
+            (Mark::Ephemeral, "ephemeral", "ephemeralasnull"),
+        ] {
+            if marks.carries(self.module, expr, mark) {
+                out.push(self.in_rule(
+                    rule,
+                    expr.span,
+                    VARIABLE_VALIDATION,
+                    format!("Error message refers to {noun} values"),
+                    format!("The error expression used to explain this condition refers to {noun} values. Terraform will not display the resulting message.\n\nYou can correct this by removing references to {noun} values, or by carefully using the {function}() function if the expression will not reveal the {noun} data."),
+                ));
+                return Some(hidden.into());
+            }
+        }
+        Some(value.to_text()?.trim().to_string())
+    }
+
+    /// `Invalid value for variable` at the value.
+    fn invalid(&self, rule: &Nested, message: Option<String>, out: &mut Vec<Diagnostic>) {
+        let message = message
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| "Failed to evaluate condition error message.".into());
+        let detail = format!(
+            "{message}\n\nThis was checked by the validation rule at {}.",
+            (self.rule_path)(rule.header_origin())
+        );
+        let summary = "Invalid value for variable".to_string();
+        out.push(match self.value_at {
+            ValueAt::Written(origin) => at(
+                self.place_module,
+                origin,
+                Severity::Error,
+                VARIABLE_VALIDATION,
+                summary,
+                detail,
+            ),
+            ValueAt::Nowhere => Diagnostic {
+                severity: Severity::Error,
+                summary,
+                detail,
+                path: std::path::PathBuf::new(),
+                span: Span::default(),
+                code: VARIABLE_VALIDATION,
+                related: Vec::new(),
+            },
+        });
+    }
+
+    /// A diagnostic in the rule's module.
+    fn in_rule(
+        &self,
+        rule: &Nested,
+        span: Span,
+        code: &'static str,
+        summary: String,
+        detail: String,
+    ) -> Diagnostic {
+        let origin = Origin {
+            file: rule.file,
+            span,
+        };
+        at(self.module, origin, Severity::Error, code, summary, detail)
+    }
+}

@@ -1,0 +1,139 @@
+//! Finding the binary of a provider at the version the lock file pins, where `terraform
+//! init` and the user's CLI configuration put it: a `dev_overrides` directory, the
+//! working directory's `.terraform/providers` (or `$TF_DATA_DIR/providers`), the plugin
+//! cache, then each filesystem mirror that serves the provider. Every directory uses the
+//! unpacked layout `<host>/<namespace>/<type>/<version>/<os>_<arch>/`.
+
+use std::path::{Path, PathBuf};
+
+use super::address::{current_platform, ProviderAddress};
+use super::cli_config::{CliConfig, Environment};
+use crate::schema::Dialect;
+
+/// Where a binary was found; it decides whether starting it needs a trusted workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A `dev_overrides` directory of the user's CLI configuration.
+    DevOverride,
+    /// The working directory's data directory: code that came with the workspace.
+    Workspace,
+    /// The user's plugin cache.
+    PluginCache,
+    /// A filesystem mirror of the user's CLI configuration.
+    Mirror,
+}
+
+/// A provider binary found on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// The executable.
+    pub binary: PathBuf,
+    /// Where it was found.
+    pub origin: Origin,
+}
+
+/// Why no binary was found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotFound {
+    /// A builtin provider has no binary; its schema is Terraform's own.
+    #[error("{0} is built into Terraform")]
+    Builtin(ProviderAddress),
+    /// The lock file does not pin a version (the module is not initialised, or the
+    /// provider was added since).
+    #[error("no version of {0} in the dependency lock file (run terraform init)")]
+    NotLocked(ProviderAddress),
+    /// No directory holds the locked version for this platform.
+    #[error("{0} {1} is not installed for {2}")]
+    Missing(ProviderAddress, String, String),
+}
+
+/// Where the working directory's data lives: `TF_DATA_DIR` (relative to the root
+/// module, where Terraform runs), else `.terraform`.
+pub fn data_dir(root: &Path, env: &dyn Environment) -> PathBuf {
+    match env.var("TF_DATA_DIR") {
+        Some(dir) => root.join(dir),
+        None => root.join(".terraform"),
+    }
+}
+
+/// Finds `provider` at `version` (`None` when the lock file has none) for the root module
+/// at `root`.
+pub fn locate(
+    provider: &ProviderAddress,
+    version: Option<&str>,
+    root: &Path,
+    config: &CliConfig,
+    env: &dyn Environment,
+    dialect: Dialect,
+) -> Result<Located, NotFound> {
+    if provider.is_builtin() {
+        return Err(NotFound::Builtin(provider.clone()));
+    }
+    let overridden = config.dev_overrides.iter().find(|(a, _)| a == provider);
+    if let Some(binary) = overridden.and_then(|(_, dir)| executable(dir, &provider.type_name)) {
+        return Ok(Located {
+            binary,
+            origin: Origin::DevOverride,
+        });
+    }
+    let version = version.ok_or_else(|| NotFound::NotLocked(provider.clone()))?;
+    let platform = current_platform();
+    let package = |base: &Path| {
+        let dir = base
+            .join(provider.directory())
+            .join(version)
+            .join(&platform);
+        executable(&dir, &provider.type_name)
+    };
+    let workspace = data_dir(root, env).join("providers");
+    let candidates = std::iter::once((workspace, Origin::Workspace))
+        .chain(
+            config
+                .plugin_cache_dir
+                .iter()
+                .map(|d| (d.clone(), Origin::PluginCache)),
+        )
+        .chain(
+            config
+                .filesystem_mirrors
+                .iter()
+                .filter(|m| m.serves(provider, dialect))
+                .map(|m| (m.path.clone(), Origin::Mirror)),
+        );
+    for (base, origin) in candidates {
+        if let Some(binary) = package(&base) {
+            return Ok(Located { binary, origin });
+        }
+    }
+    Err(NotFound::Missing(
+        provider.clone(),
+        version.to_string(),
+        platform,
+    ))
+}
+
+/// The provider's executable in a package directory: the first file (by name) whose
+/// name starts with `terraform-provider-<type>`, as Terraform chooses it.
+fn executable(dir: &Path, type_name: &str) -> Option<PathBuf> {
+    let prefix = format!("terraform-provider-{type_name}");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path())
+        .filter(|p| is_executable(p))
+        .collect();
+    names.sort();
+    names.into_iter().next()
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
