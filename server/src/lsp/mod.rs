@@ -13,7 +13,7 @@ mod indexer;
 mod navigation;
 mod plan;
 mod state;
-mod transport;
+pub mod transport;
 
 use std::sync::Arc;
 
