@@ -14,8 +14,8 @@ repo = fuzz.parent
 fixtures = repo / "fixtures"
 shared = repo.parent / "shared" / "corpus"
 corpus = fuzz / "corpus"
-# Seeds larger than the fuzzing length limit would only be cut.
-MAX = 8192
+# Seeds larger than the fuzzing length limits (fuzz/run.sh) would only be cut.
+MAX = {"merge": 4096, "plan": 4096}
 rng = random.Random(12)
 
 def files(root, *suffixes):
@@ -24,7 +24,7 @@ def files(root, *suffixes):
     return sorted(p for p in root.rglob("*") if p.is_file() and p.name.endswith(suffixes))
 
 def add(target, data):
-    if len(data) > MAX:
+    if len(data) > MAX.get(target, 2048):
         return
     d = corpus / target
     d.mkdir(parents=True, exist_ok=True)
@@ -93,17 +93,20 @@ for d in module_dirs(fixtures / "plan") + module_dirs(fixtures / "check"):
         + b"\x01" + (slots(child) if child.is_dir() else b""))
 
 # eval: one call of every function with arguments of each kind, and the dictionary.
-functions = json.loads((repo / "server/src/schema/functions.json").read_text())
+functions = json.loads((repo / "server/src/schema/functions.json").read_text())["function_signatures"]
 names = sorted({n.removeprefix("core::") for n in functions})
 args = ["var.s", "var.n", "var.l", "var.m", "\"a.txt\"", "\".\", \"**\"", "var.s, var.n",
         "[1, \"a\"], 2", "{a = 1}, {b = var.u}"]
 for n in names:
     add("eval", ("\n".join(f"x{i} = {n}({a})" for i, a in enumerate(args)) + "\n").encode())
+def entry(word):
+    # libFuzzer's dictionary syntax: printable ASCII, with \\, \" and \xNN escapes.
+    return '"' + "".join(c if " " <= c <= "~" and c not in '\\"' else f"\\x{ord(c):02x}" for c in word) + '"\n'
 with open(corpus / "eval.dict", "w") as out:
     for n in names:
-        out.write(json.dumps(n + "(") + "\n")
+        out.write(entry(n + "("))
     for word in ["var.", "local.", "for ", " in ", "if ", "%{", "${", "<<EOT\n", "...", "=>", "?", "null", "true"]:
-        out.write(json.dumps(word) + "\n")
+        out.write(entry(word))
 
 for target in ["parse_native", "parse_json", "reparse", "merge", "eval", "state", "plan", "framing"]:
     committed(target)
