@@ -20,7 +20,7 @@ mod isolation;
 mod navigation;
 mod plan;
 mod state;
-mod transport;
+pub mod transport;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};

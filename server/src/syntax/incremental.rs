@@ -94,6 +94,15 @@ pub fn reparse(
             break;
         }
     }
+    // The text after the slice is read as before only when the lexical state there is the
+    // same: nothing the text before the slice or the replaced slice opened (a block
+    // comment, string, heredoc or bracket) may still be open (the new slice is checked
+    // when it is parsed).
+    if !scan::is_balanced(previous_text, 0..slice_start)
+        || !scan::is_balanced(previous_text, slice_start..old_slice_end)
+    {
+        return None;
+    }
     let new_slice_end = (old_slice_end as i64 + delta) as usize;
     if new_slice_end < slice_start || new_slice_end > text.len() {
         return None;
@@ -519,6 +528,29 @@ mod tests {
             }
         }
         incremental_count
+    }
+
+    /// Found by fuzzing (fuzz/, target reparse): an edit that opens or closes a block
+    /// comment changes how the text after the slice reads.
+    #[test]
+    fn edits_that_change_a_comment_beyond_the_slice_give_the_full_parse() {
+        let cases = [
+            (
+                "/**\n * a (b);\n */\nx = 1\n",
+                "]*\n * a (b);\n */\nx = 1\n",
+            ),
+            ("/*\nx\n*/\ny = 2\n", "/*\na = 1\n*/\ny = 2\n"),
+            ("a = 1\n/*\nb = 2\n*/\n", "a = 1\n/\nb = 2\n*/\n"),
+        ];
+        for (before, after) in cases {
+            let previous = parse(before, Syntax::Native, None);
+            let last_good = (!previous.has_errors()).then_some(&previous);
+            assert_eq!(
+                crate::syntax::reparse(after, Syntax::Native, before, &previous, last_good),
+                parse(after, Syntax::Native, last_good),
+                "{before:?} -> {after:?}"
+            );
+        }
     }
 
     #[test]

@@ -136,7 +136,8 @@ impl<'a> Scanner<'a> {
     fn step_string(&mut self) -> Step {
         let b = self.at(self.pos);
         match b {
-            b'\\' => self.pos += 2,
+            // The escaped character whole, and never past the end: a file may end in `\`.
+            b'\\' => self.pos = (self.pos + 1 + utf8_len(self.at(self.pos + 1))).min(self.end),
             b'"' => {
                 self.stack.pop();
                 self.pos += 1;

@@ -285,3 +285,23 @@ output "o" { value = provider::aws::arn_parse(x).region }
         }
     }
 }
+
+/// Found by fuzzing (fuzz/, targets merge and plan): a string whose last character is a
+/// backslash, at the end of the file, moved the scanner past the end; an escaped
+/// multi-byte character left it inside the character.
+#[test]
+fn escapes_at_the_end_of_the_text_or_of_wide_characters_parse() {
+    for text in [
+        "a = \"x\\",
+        "check \"c\\",
+        "x {\n  a = \"\\",
+        "x {\n  b = \"\\é\nresource \"a\" \"b\" {\n}\n",
+        "x {\n  b = \"\\é\"\n",
+    ] {
+        let file = native(text);
+        assert!(file.has_errors(), "{text:?}");
+        for d in &file.diagnostics {
+            assert!(d.span.end as usize <= text.len(), "{text:?}: {d:?}");
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! Filesystem functions, confined to the root module's directory tree: `file`,
-//! `fileexists`, `filebase64`, `templatefile`, the file hashes (`filemd5`, `filesha256`,
+//! `fileexists`, `filebase64`, `templatefile`, `fileset` (`fileset.rs`), the file hashes (`filemd5`, `filesha256`,
 //! ...), and the pure path functions `basename` and `dirname`. A path that leaves the
 //! directory, written so or through a symlink, is not read: its contents are unknown, as
 //! they would be to anyone reviewing the module on its own. Files are read through
@@ -39,6 +39,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         "filebase64sha256" => |a, ev| digest(a, ev, hash::base64sha256),
         "filebase64sha512" => |a, ev| digest(a, ev, hash::base64sha512),
         "templatefile" => templatefile,
+        "fileset" => super::fileset::fileset,
         "basename" => |a, _| {
             let p = text(a, 0)?;
             Ok(Value::String(

@@ -1,0 +1,68 @@
+//! The evaluator with random expressions and function calls: every argument of a native
+//! file, at any depth of blocks, is evaluated in a scope with a few variables of each
+//! kind (one unknown) and a module directory holding a few files, so that the file
+//! functions read real files. Seeds and the dictionary (`dicts/eval.dict`) bring every
+//! function name.
+#![no_main]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use strata::eval::{evaluate, EvalError, Scope, Value};
+use strata::syntax::{parse, Body, Span, Syntax};
+
+struct FuzzScope {
+    dir: PathBuf,
+}
+
+impl Scope for FuzzScope {
+    fn lookup(&self, root: &str, attrs: &[&str], span: Span) -> Result<(Value, usize), EvalError> {
+        let value = match (root, attrs.first()) {
+            ("var", Some(&"n")) => Value::Number(3.0),
+            ("var", Some(&"s")) => Value::String("a,b,c".into()),
+            ("var", Some(&"l")) => Value::List(vec![Value::Number(1.0), Value::Number(2.0)]),
+            ("var", Some(&"m")) => Value::Map(
+                [("a".to_string(), Value::String("x".into()))]
+                    .into_iter()
+                    .collect(),
+            ),
+            ("var", Some(&"b")) => Value::Bool(true),
+            ("var", Some(&"z")) => Value::Null,
+            ("var" | "local", Some(_)) => Value::Unknown,
+            _ => return Err(EvalError::new("Reference to undeclared object", root, span)),
+        };
+        Ok((value, 1))
+    }
+
+    fn module_dir(&self) -> Option<&Path> {
+        Some(&self.dir)
+    }
+}
+
+/// A module directory with a file, a template and a subdirectory.
+fn scope() -> &'static FuzzScope {
+    static SCOPE: OnceLock<FuzzScope> = OnceLock::new();
+    SCOPE.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("strata-fuzz-eval-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(dir.join("sub"));
+        let _ = std::fs::write(dir.join("a.txt"), "hello\n");
+        let _ = std::fs::write(dir.join("t.tpl"), "%{ for x in xs }${x}%{ endfor }");
+        let _ = std::fs::write(dir.join("sub/b.json"), "{\"k\": [1, 2]}");
+        FuzzScope { dir }
+    })
+}
+
+fn evaluate_all(body: &Body, scope: &FuzzScope) {
+    for attribute in &body.attributes {
+        let _ = evaluate(&attribute.expr, scope);
+    }
+    for block in &body.blocks {
+        evaluate_all(&block.body, scope);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let file = parse(&strata_fuzz::text(data), Syntax::Native, None);
+    evaluate_all(&file.body, scope());
+});
