@@ -54,6 +54,11 @@ pub(super) fn skip_dependents(
     unsupported: &[Unsupported<'_>],
 ) -> Vec<Diagnostic> {
     let found = skip_within_resources(m, found, unsupported);
+    // Nothing failed, so nothing is skipped: the graph is not needed (building it is the
+    // larger part of checking a module that has no error).
+    if unsupported.is_empty() && !found.iter().any(|d| d.severity == Severity::Error) {
+        return found;
+    }
     let mut objects = graph(m);
     expand_module_references(m, children, &mut objects);
     let index: HashMap<&str, usize> = objects
