@@ -173,6 +173,9 @@ fn check(
     providers::check(merged, &mut out);
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
+    if crate::cancel::requested() {
+        return out; // A partial result, which the caller discards (`crate::cancel`).
+    }
     if phased && out.iter().any(|d| d.severity == Severity::Error) {
         return out;
     }
@@ -187,6 +190,9 @@ fn check(
     functions::check(merged, &mut out);
     evaluation::check(merged, &mut out);
     ephemeral::check(merged, &mut out);
+    if crate::cancel::requested() {
+        return out;
+    }
     references::check(merged, children, &mut out);
     modules::check(merged, children, &mut out);
     if role == Role::Root {

@@ -71,10 +71,12 @@ pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Result<Value, EvalError> {
     if budget.is_some_and(Budget::is_spent) {
         return Err(Budget::spent_error(expr.span));
     }
+    let work = Steps::new();
+    work.go_on(expr.span)?;
     let mut evaluator = Evaluator {
         scope,
         bindings: Vec::new(),
-        work: Steps::default(),
+        work,
     };
     let result = evaluator.expr(expr);
     if let Some(budget) = budget {
@@ -122,7 +124,7 @@ impl Evaluator<'_> {
         Evaluator {
             scope: &Isolated,
             bindings: vars,
-            work: Steps::default(),
+            work: Steps::new(),
         }
         .template(parts)
     }

@@ -27,6 +27,7 @@ use crate::module::Dialect;
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::types::convert;
 
+mod cancelled;
 mod chains;
 mod instances;
 
@@ -141,6 +142,8 @@ pub(super) struct Planner<'a> {
     too_deep: Cell<bool>,
     /// How many resource and module instances the plan holds so far.
     instances: Cell<usize>,
+    /// Whether the plan stopped because it was cancelled (see `cancelled`).
+    stopped: Cell<bool>,
 }
 
 /// Runs a whole plan.
@@ -211,6 +214,7 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         nesting: Cell::new(0),
         too_deep: Cell::new(false),
         instances: Cell::new(0),
+        stopped: Cell::new(false),
     };
     planner.walk(state)
 }
@@ -233,16 +237,22 @@ impl<'a> Planner<'a> {
             PlanMode::Normal => {
                 self.collect_imports();
                 let count = self.nodes.borrow().len();
-                for node in 0..count {
+                'nodes: for node in 0..count {
                     self.compute_forced_cbd(node);
                     let merged = self.node(node).merged.clone();
                     for key in merged.resources.keys() {
+                        if self.cancelled() {
+                            break 'nodes;
+                        }
                         if key.mode != Mode::Ephemeral {
                             self.resource_value(node, key);
                         }
                     }
                     self.plan_checks(node);
                     for name in merged.outputs.keys() {
+                        if self.cancelled() {
+                            break 'nodes;
+                        }
                         self.output_value(node, name);
                     }
                 }
@@ -317,7 +327,7 @@ impl<'a> Planner<'a> {
     /// Adds every module instance reachable through local module calls.
     fn build_tree(&self) {
         let mut i = 0;
-        while i < self.nodes.borrow().len() {
+        while i < self.nodes.borrow().len() && !self.cancelled() {
             let node = self.node(i);
             for (name, call) in &node.merged.module_calls {
                 let Some(source) = call.source.as_ref().and_then(|s| literal_string(s.expr()))
