@@ -27,7 +27,7 @@ use crate::cancel::Cancel;
 use crate::check::{check_module, Diagnostic, Severity};
 use crate::module::Module;
 use crate::syntax::Span;
-use crate::workspace::Workspace;
+use crate::workspace::{CallCycles, Workspace};
 
 /// Whether `module` is still the current snapshot of its directory.
 fn is_current(ws: &Workspace, module: &Module) -> bool {
@@ -127,14 +127,17 @@ fn to_lsp(
     }
 }
 
-/// The diagnostics of `module`, or one saying that checking it failed.
+/// The diagnostics of `module` (with the module call cycles its calls close), or one
+/// saying that checking it failed.
 fn check(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
-    let children = |source: &str| {
-        crate::workspace::local_child_dir(&module.dir, source).and_then(|d| ws.merged(&d))
-    };
+    let children = |source: &str| ws.read_child(&module.dir, source).map(|(_, m)| m);
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {
-        check_module(module, &ws.merged_of(module), &children)
+        let merged = ws.merged_of(module);
+        let mut all = check_module(module, &merged, &children);
+        let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);
+        all.extend(CallCycles::new().walk(&module.dir, merged, &child));
+        all
     })
     .unwrap_or_else(|panicked| failure(module, panicked))
 }

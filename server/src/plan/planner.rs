@@ -31,6 +31,8 @@ mod cancelled;
 mod chains;
 mod instances;
 
+pub use instances::{call_cycle_detail, MODULE_CALL_CYCLE};
+
 /// One module instance.
 pub(super) struct Node {
     /// Its address.
