@@ -524,18 +524,21 @@ fn for_object_expr<'i>(
     }
 }
 
+// Strata's patch (see STRATA-PATCH.md): the keys of an object being parsed are found
+// through `ObjectKeys` instead of `Object::contains_key` and `Object::insert`, each a
+// linear search of a `VecMap`, which made an object of n keys take O(n^2) to parse.
 fn object_items<'i>(
     state: &RefCell<ExprParseState>,
 ) -> impl ModalParser<Input<'i>, (), ContextError> + '_ {
     move |input: &mut Input<'i>| {
-        let mut object = Object::new();
+        let mut object = ObjectKeys::default();
 
         loop {
             let trailing = raw_string(ws).parse_next(input)?;
             let ch = peek(any).parse_next(input)?;
 
             if ch == '}' {
-                object.set_trailing(trailing);
+                let object = object.into_object(trailing);
                 state.borrow_mut().on_expr_term(Expression::Object(object));
                 return Ok(());
             }
@@ -564,6 +567,7 @@ fn object_items<'i>(
                 '}' => {
                     value.set_terminator(ObjectValueTerminator::None);
                     object.insert(key, value);
+                    let object = object.into_object(RawString::default());
                     state.borrow_mut().on_expr_term(Expression::Object(object));
                     return Ok(());
                 }
@@ -607,6 +611,61 @@ fn object_items<'i>(
             value.set_terminator(value_terminator);
             object.insert(key, value);
         }
+    }
+}
+
+/// The items of an object being parsed, with an index of their keys (Strata's patch).
+#[derive(Default)]
+struct ObjectKeys {
+    items: Vec<(ObjectKey, ObjectValue)>,
+    /// The positions in `items` of the keys with each print.
+    by_print: std::collections::HashMap<KeyPrint, Vec<usize>>,
+}
+
+/// What equal keys have in common: identifiers and quoted strings by their text, any
+/// other expression by its kind alone (such keys are compared with each other as before).
+#[derive(PartialEq, Eq, Hash)]
+enum KeyPrint {
+    Ident(String),
+    String(String),
+    Other(std::mem::Discriminant<Expression>),
+}
+
+impl KeyPrint {
+    fn of(key: &ObjectKey) -> Self {
+        match key {
+            ObjectKey::Ident(ident) => KeyPrint::Ident(ident.value().as_str().to_owned()),
+            ObjectKey::Expression(Expression::String(s)) => KeyPrint::String(s.value().clone()),
+            ObjectKey::Expression(expr) => KeyPrint::Other(std::mem::discriminant(expr)),
+        }
+    }
+}
+
+impl ObjectKeys {
+    /// Whether an equal key is among the items, as `Object::contains_key` says.
+    fn contains_key(&self, key: &ObjectKey) -> bool {
+        self.by_print
+            .get(&KeyPrint::of(key))
+            .is_some_and(|at| at.iter().any(|&i| self.items[i].0 == *key))
+    }
+
+    /// Adds an item whose key is not among the items yet.
+    fn insert(&mut self, key: ObjectKey, value: ObjectValue) {
+        self.by_print
+            .entry(KeyPrint::of(&key))
+            .or_default()
+            .push(self.items.len());
+        self.items.push((key, value));
+    }
+
+    /// The object of these items.
+    fn into_object(self, trailing: RawString) -> Object {
+        // SAFETY: no two keys are equal: `object_items` inserts a key only after
+        // `contains_key` found no equal one.
+        let items = unsafe { vecmap::VecMap::from_vec_unchecked(self.items) };
+        let mut object = Object::from(items);
+        object.set_trailing(trailing);
+        object
     }
 }
 
