@@ -5,7 +5,8 @@
 //! One section per area, each in `tests/hostile/`: the server over stdio (`server`:
 //! helpers; `transport`: framing and JSON-RPC; `lifecycle`: exit, end of input, memory;
 //! `requests`: one failing request or module; `cancel`: cancelled and superseded work
-//! stops). CLI sections go beside them.
+//! stops; `workspace`: a workspace of hostile modules indexed and planned). CLI sections
+//! go beside them.
 
 mod support;
 
@@ -23,3 +24,6 @@ mod requests;
 
 #[path = "hostile/cancel.rs"]
 mod cancel;
+
+#[path = "hostile/workspace.rs"]
+mod workspace;
