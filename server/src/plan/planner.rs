@@ -29,6 +29,7 @@ use crate::types::convert;
 
 mod cancelled;
 mod chains;
+mod files;
 mod instances;
 
 pub use instances::{call_cycle_detail, MODULE_CALL_CYCLE};
@@ -146,6 +147,8 @@ pub(super) struct Planner<'a> {
     instances: Cell<usize>,
     /// Whether the plan stopped because it was cancelled (see `cancelled`).
     stopped: Cell<bool>,
+    /// The calls whose files outside the module were reported (see `files`).
+    files_outside: RefCell<HashSet<(PathBuf, Span)>>,
 }
 
 /// Runs a whole plan.
@@ -217,6 +220,7 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         too_deep: Cell::new(false),
         instances: Cell::new(0),
         stopped: Cell::new(false),
+        files_outside: RefCell::default(),
     };
     planner.walk(state)
 }
@@ -315,6 +319,7 @@ impl<'a> Planner<'a> {
         let scope = InstanceScope {
             planner: self,
             node,
+            file,
             bindings: bindings.clone(),
         };
         match evaluate(expr, &scope) {
@@ -782,6 +787,7 @@ impl<'a> Planner<'a> {
             let scope = InstanceScope {
                 planner: self,
                 node,
+                file: b.file,
                 bindings: bindings.clone(),
             };
             match block_values(&b.block, &scope) {
@@ -1551,6 +1557,10 @@ impl Scope for Bound<'_> {
     fn budget(&self) -> Option<&Budget> {
         self.inner.budget()
     }
+
+    fn file_outside(&self, path: &str, real: &Path, span: Span) {
+        self.inner.file_outside(path, real, span);
+    }
 }
 
 /// An `ignore_changes` element as a path of attribute names and keys.
@@ -1633,6 +1643,8 @@ fn set_path(value: &mut Value, path: &[String], new: Value) {
 pub(super) struct InstanceScope<'p> {
     pub planner: &'p Planner<'p>,
     pub node: usize,
+    /// The file of the expressions evaluated.
+    pub file: u32,
     pub bindings: Bindings,
 }
 
@@ -1721,5 +1733,10 @@ impl Scope for InstanceScope<'_> {
 
     fn budget(&self) -> Option<&Budget> {
         Some(&self.planner.budget)
+    }
+
+    fn file_outside(&self, path: &str, real: &Path, span: Span) {
+        self.planner
+            .file_outside(self.node, self.file, path, real, span);
     }
 }
