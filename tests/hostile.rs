@@ -4,7 +4,9 @@
 //!
 //! One section per area, each in `tests/hostile/`: the server over stdio (`server`:
 //! helpers; `transport`: framing and JSON-RPC; `lifecycle`: exit, end of input, memory;
-//! `requests`: one failing request or module). CLI sections go beside them.
+//! `requests`: one failing request or module; `cancel`: cancelled and superseded work
+//! stops; `workspace`: a workspace of hostile modules indexed and planned). CLI sections
+//! go beside them.
 
 mod support;
 
@@ -19,3 +21,9 @@ mod lifecycle;
 
 #[path = "hostile/requests.rs"]
 mod requests;
+
+#[path = "hostile/cancel.rs"]
+mod cancel;
+
+#[path = "hostile/workspace.rs"]
+mod workspace;

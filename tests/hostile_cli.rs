@@ -64,6 +64,29 @@ fn a_symlink_out_of_the_module_is_not_read() {
     assert!(out.status.success(), "{text}");
     assert!(!text.contains("root:"), "{text}");
     assert!(text.contains("input  = (known after apply)"), "{text}");
+    // The plan says why, once, at the call.
+    let warning = "Strata does not read files outside the module: \"passwd\" resolves to \
+                   /etc/passwd, outside";
+    assert_eq!(text.matches(warning).count(), 1, "{text}");
+    assert!(text.contains("File outside the module not read"), "{text}");
+}
+
+#[test]
+fn a_path_out_of_the_module_is_not_read_and_the_plan_says_so() {
+    let dir = module(
+        "hostile-parent-path",
+        "resource \"terraform_data\" \"a\" {\n  count = 3\n  input = fileexists(\"../x/../../etc/hostname\")\n}\n",
+    );
+    let out = plan(dir.path(), &[]);
+    let text = all_text(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("input  = (known after apply)"), "{text}");
+    assert_eq!(
+        text.matches("\"../x/../../etc/hostname\" resolves to")
+            .count(),
+        1,
+        "one warning for the three instances: {text}"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Strata: a language server and command-line tool for Terraform and OpenTofu that merges
 //! override files exactly as Terraform does. See `ARCHITECTURE.md` for the map of layers.
 
+pub mod cancel;
 pub mod check;
 pub mod cli;
 pub mod eval;

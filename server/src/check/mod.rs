@@ -177,6 +177,9 @@ fn check(
     providers::check(merged, &mut out);
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
+    if crate::cancel::requested() {
+        return out; // A partial result, which the caller discards (`crate::cancel`).
+    }
     let failed = |out: &[Diagnostic]| phased && out.iter().any(|d| d.severity == Severity::Error);
     if failed(&out) {
         return out; // Terraform builds the module tree only from a root that loaded.
@@ -207,6 +210,9 @@ fn check(
     functions::check(merged, &mut out);
     evaluation::check(merged, &mut out);
     ephemeral::check(merged, role == Role::Called, &mut out);
+    if crate::cancel::requested() {
+        return out;
+    }
     references::check(merged, children, &mut out);
     if role == Role::Root {
         module_arguments::check(merged, children, &mut out);

@@ -14,7 +14,7 @@ use crate::check::{validate_module, Diagnostic, Role, Severity};
 use crate::merge::merge;
 use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
-use crate::workspace::{discover_modules, Workspace};
+use crate::workspace::{discover_modules, CallCycles, Workspace};
 
 /// Checks every module under `dir` and prints the result; exit status 1 when any error.
 pub fn run(
@@ -46,6 +46,7 @@ pub fn run(
             validate_module(m, &merge(m), &children, role)
         })
         .collect();
+    diagnostics.extend(call_cycles(&ws, &modules, &called));
     diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
 
     let report = Report::new(&ws, &dir, &diagnostics);
@@ -88,6 +89,26 @@ fn called_dirs(
         }
     }
     called
+}
+
+/// The module call cycles of the set, each reported once: walked from the modules
+/// checked as root modules, then from any module none of them reaches (modules that
+/// only call each other).
+fn call_cycles(
+    ws: &Workspace,
+    modules: &[std::sync::Arc<crate::module::Module>],
+    called: &std::collections::HashSet<PathBuf>,
+) -> Vec<Diagnostic> {
+    let child = |from: &Path, source: &str| ws.read_child(from, source);
+    let mut cycles = CallCycles::new();
+    let (roots, rest): (Vec<_>, Vec<_>) = modules.iter().partition(|m| !called.contains(&m.dir));
+    let mut out = Vec::new();
+    for m in roots.into_iter().chain(rest) {
+        if !cycles.reached(&m.dir) {
+            out.extend(cycles.walk(&m.dir, ws.merged_of(m), &child));
+        }
+    }
+    out
 }
 
 /// `dir` made absolute, or an error saying why it cannot be read as a directory.

@@ -1,12 +1,15 @@
 //! The evaluation budget (see `crate::limits`): how many steps one expression, and all
 //! the expressions of one plan, may take, how deeply a value read may nest, and how long
 //! a template's string may grow. Exceeding any of them is an [`EvalError`] that names the
-//! limit; `try` and `can` never swallow it.
+//! limit; `try` and `can` never swallow it. An evaluation of an analysis that was
+//! cancelled (`crate::cancel`) stops at its next step, with an error that they do not
+//! swallow either.
 
 use std::cell::Cell;
 
 use super::evaluate::EvalError;
 use super::value::Value;
+use crate::cancel::{self, Cancel};
 use crate::limits::{
     beyond_terraform, MAX_EVALUATION_STEPS, MAX_PLAN_STEPS, MAX_STRING_BYTES, MAX_VALUE_DEPTH,
 };
@@ -14,6 +17,9 @@ use crate::syntax::Span;
 
 /// The summary of every budget error.
 pub const EVALUATION_LIMIT: &str = "Evaluation limit reached";
+
+/// The summary of an evaluation stopped because its analysis was cancelled.
+pub const EVALUATION_CANCELLED: &str = "Evaluation cancelled";
 
 /// The steps several evaluations share (a whole plan), spent as each one ends.
 #[derive(Debug)]
@@ -61,19 +67,43 @@ impl Budget {
 }
 
 impl EvalError {
-    /// Whether this error is a limit of Strata's rather than a failure of the expression.
+    /// Whether this error is a limit of Strata's (or a cancellation) rather than a
+    /// failure of the expression.
     pub fn is_limit(&self) -> bool {
-        self.summary == EVALUATION_LIMIT
+        self.summary == EVALUATION_LIMIT || self.summary == EVALUATION_CANCELLED
     }
 }
 
-/// The steps of one evaluation, counted against [`MAX_EVALUATION_STEPS`].
-#[derive(Debug, Default)]
+/// The steps of one evaluation, counted against [`MAX_EVALUATION_STEPS`], each one also
+/// asking whether the analysis was cancelled.
+#[derive(Debug)]
 pub(super) struct Steps {
     taken: u64,
+    /// The cancellation flag of the analysis this evaluation belongs to, read once.
+    cancel: Option<Cancel>,
 }
 
 impl Steps {
+    /// No steps taken yet, in the analysis running on this thread.
+    pub(super) fn new() -> Self {
+        Self {
+            taken: 0,
+            cancel: cancel::current(),
+        }
+    }
+
+    /// The error that ends the evaluation of a cancelled analysis, or `Ok`.
+    pub(super) fn go_on(&self, span: Span) -> Result<(), EvalError> {
+        match &self.cancel {
+            Some(c) if c.is_cancelled() => Err(EvalError::new(
+                EVALUATION_CANCELLED,
+                "The analysis this evaluation belonged to was cancelled.",
+                span,
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// How many were taken.
     pub(super) fn taken(&self) -> u64 {
         self.taken
@@ -81,6 +111,7 @@ impl Steps {
 
     /// Counts `n` more steps taken at `span`.
     pub(super) fn take(&mut self, n: u64, span: Span) -> Result<(), EvalError> {
+        self.go_on(span)?;
         self.taken += n;
         if self.taken > MAX_EVALUATION_STEPS {
             return Err(EvalError::new(

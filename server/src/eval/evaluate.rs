@@ -65,6 +65,13 @@ pub trait Scope {
     fn budget(&self) -> Option<&Budget> {
         None
     }
+
+    /// Told that the file function called at `span` did not read `path`, because it
+    /// resolves to `real`, outside [`Scope::module_dir`]: the call's value is unknown.
+    /// Where that is worth saying (a plan), the scope says it; by default nothing.
+    fn file_outside(&self, path: &str, real: &Path, span: Span) {
+        let _ = (path, real, span);
+    }
 }
 
 /// Evaluates `expr` in `scope`, within the evaluation budget (see `budget`).
@@ -73,10 +80,13 @@ pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Result<Value, EvalError> {
     if budget.is_some_and(Budget::is_spent) {
         return Err(Budget::spent_error(expr.span));
     }
+    let work = Steps::new();
+    work.go_on(expr.span)?;
     let mut evaluator = Evaluator {
         scope,
         bindings: Vec::new(),
-        work: Steps::default(),
+        work,
+        call: expr.span,
     };
     let result = evaluator.expr(expr);
     if let Some(budget) = budget {
@@ -92,12 +102,20 @@ pub(super) struct Evaluator<'a> {
     bindings: Vec<(String, Value)>,
     /// The steps taken so far.
     work: Steps,
+    /// The innermost function call being evaluated.
+    call: Span,
 }
 
 impl Evaluator<'_> {
     /// The module directory, for the filesystem functions.
     pub(super) fn module_dir(&self) -> Option<&Path> {
         self.scope.module_dir()
+    }
+
+    /// Tells the scope that the file function being called did not read `path`, which
+    /// resolves to `real`, outside the module directory.
+    pub(super) fn file_outside(&self, path: &str, real: &Path) {
+        self.scope.file_outside(path, real, self.call);
     }
 
     /// Evaluates a template file's text with `vars` as its only names (`templatefile`).
@@ -124,7 +142,8 @@ impl Evaluator<'_> {
         Evaluator {
             scope: &Isolated,
             bindings: vars,
-            work: Steps::default(),
+            work: Steps::new(),
+            call: self.call,
         }
         .template(parts)
     }
@@ -161,7 +180,10 @@ impl Evaluator<'_> {
                 args,
                 expand_final,
             } => {
-                let value = functions::call(self, &name.name, args, *expand_final, span)?;
+                let outer = std::mem::replace(&mut self.call, span);
+                let value = functions::call(self, &name.name, args, *expand_final, span);
+                self.call = outer;
+                let value = value?;
                 self.work.read(&value, span)?;
                 Ok(value)
             }

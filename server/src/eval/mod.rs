@@ -12,7 +12,7 @@ mod parse_ref;
 mod references;
 mod value;
 
-pub use budget::{Budget, EVALUATION_LIMIT};
+pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
 pub use conform::conform;
 pub use constant::constant;
 pub use evaluate::{evaluate, EvalError, Scope};

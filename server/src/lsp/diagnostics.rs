@@ -5,12 +5,14 @@
 //! made, so an older snapshot can never be sent after a newer one; handlers only queue a
 //! snapshot and never wait for the client. A snapshot that is no longer the module's
 //! current one when its turn comes, or once computed, is skipped: a newer edit
-//! superseded it. The check runs contained: if it panics, the module gets one diagnostic
-//! saying so, and every other module goes on as before.
+//! superseded it; a check still running when a newer snapshot of its module is queued is
+//! cancelled (`crate::cancel`), so that the newer one does not wait for it. The check runs
+//! contained: if it panics, the module gets one diagnostic saying so, and every other
+//! module goes on as before.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
@@ -21,10 +23,11 @@ use tower_lsp_server::Client;
 use super::convert;
 use super::isolation::{contain, Panicked};
 use super::state::State;
+use crate::cancel::Cancel;
 use crate::check::{check_module, Diagnostic, Severity};
 use crate::module::Module;
 use crate::syntax::Span;
-use crate::workspace::Workspace;
+use crate::workspace::{CallCycles, Workspace};
 
 /// Whether `module` is still the current snapshot of its directory.
 fn is_current(ws: &Workspace, module: &Module) -> bool {
@@ -35,21 +38,29 @@ fn is_current(ws: &Workspace, module: &Module) -> bool {
 /// Publishes diagnostics for every file of `module`, unless the module was rebuilt (or
 /// forgotten) since: the newer rebuild publishes its own. A file whose problems are gone
 /// is published empty so that they disappear.
-async fn publish_module(client: &Client, ws: &Arc<Workspace>, state: &State, module: &Arc<Module>) {
+async fn publish_module(
+    client: &Client,
+    ws: &Arc<Workspace>,
+    state: &State,
+    running: &Running,
+    module: &Arc<Module>,
+) {
     if !is_current(ws, module) {
         return;
     }
     let encoding = state.encoding();
     // Off the async threads, which keep reading and answering meanwhile.
+    let cancel = running.start(&module.dir);
     let checked = {
-        let (ws, module) = (ws.clone(), module.clone());
-        tokio::task::spawn_blocking(move || check(&ws, &module)).await
+        let (ws, module, cancel) = (ws.clone(), module.clone(), cancel.clone());
+        tokio::task::spawn_blocking(move || cancel.run(|| check(&ws, &module))).await
     };
+    running.end();
     let Ok(all) = checked else {
         return; // The runtime is shutting down.
     };
-    if !is_current(ws, module) {
-        return;
+    if cancel.is_cancelled() || !is_current(ws, module) {
+        return; // Partial or stale: the newer snapshot queued after it publishes.
     }
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
     for d in &all {
@@ -116,14 +127,17 @@ fn to_lsp(
     }
 }
 
-/// The diagnostics of `module`, or one saying that checking it failed.
+/// The diagnostics of `module` (with the module call cycles its calls close), or one
+/// saying that checking it failed.
 fn check(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
-    let children = |source: &str| {
-        crate::workspace::local_child_dir(&module.dir, source).and_then(|d| ws.merged(&d))
-    };
+    let children = |source: &str| ws.read_child(&module.dir, source).map(|(_, m)| m);
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {
-        check_module(module, &ws.merged_of(module), &children)
+        let merged = ws.merged_of(module);
+        let mut all = check_module(module, &merged, &children);
+        let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);
+        all.extend(CallCycles::new().walk(&module.dir, merged, &child));
+        all
     })
     .unwrap_or_else(|panicked| failure(module, panicked))
 }
@@ -167,10 +181,46 @@ enum Job {
     Clear(Vec<PathBuf>),
 }
 
+/// The module whose check is running, and its cancellation flag.
+#[derive(Debug, Default)]
+struct Running(Mutex<Option<(PathBuf, Cancel)>>);
+
+impl Running {
+    /// Records that the check of `dir` starts; returns its flag.
+    fn start(&self, dir: &Path) -> Cancel {
+        let cancel = Cancel::new();
+        *self.lock() = Some((dir.to_path_buf(), cancel.clone()));
+        cancel
+    }
+
+    /// Records that the check ended.
+    fn end(&self) {
+        *self.lock() = None;
+    }
+
+    /// Cancels the running check if it is one of `dir`: a newer snapshot of that module
+    /// is being queued.
+    fn supersede(&self, dir: &Path) {
+        if let Some((running, cancel)) = self.lock().as_ref() {
+            if running == dir {
+                cancel.cancel();
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(PathBuf, Cancel)>> {
+        // Nothing can panic while it is held; a poisoned lock still holds a sound value.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
 /// The one task that publishes diagnostics, fed by a queue of module snapshots.
 #[derive(Debug, Clone)]
 pub struct Publisher {
     queue: mpsc::UnboundedSender<Job>,
+    running: Arc<Running>,
 }
 
 impl std::fmt::Debug for Job {
@@ -186,19 +236,25 @@ impl Publisher {
     /// Starts the task; it ends when every `Publisher` clone is dropped.
     pub fn start(client: Client, ws: Arc<Workspace>, state: Arc<State>) -> Self {
         let (queue, mut jobs) = mpsc::unbounded_channel::<Job>();
+        let running = Arc::new(Running::default());
+        let task_running = running.clone();
         tokio::spawn(async move {
             while let Some(job) = jobs.recv().await {
                 match job {
-                    Job::Module(module) => publish_module(&client, &ws, &state, &module).await,
+                    Job::Module(module) => {
+                        publish_module(&client, &ws, &state, &task_running, &module).await;
+                    }
                     Job::Clear(paths) => clear(&client, &state, &paths).await,
                 }
             }
         });
-        Self { queue }
+        Self { queue, running }
     }
 
-    /// Queues the diagnostics of this module snapshot for publishing.
+    /// Queues the diagnostics of this module snapshot for publishing; a check of the same
+    /// module still running stops.
     pub fn publish(&self, module: Arc<Module>) {
+        self.running.supersede(&module.dir);
         let _ = self.queue.send(Job::Module(module));
     }
 

@@ -4,14 +4,17 @@
 //!
 //! Quick analyses run in place (`contain`). Long ones (planning) run on the blocking
 //! pool (`Heavy::run`), a bounded number at a time: their handler only awaits the
-//! result, so `$/cancelRequest` answers at once (tower-lsp-server drops the handler) and
-//! the abandoned computation finishes in the background without a reader.
+//! result, so `$/cancelRequest` answers at once (tower-lsp-server drops the handler), and
+//! dropping the handler cancels the computation (`crate::cancel`), which stops at its
+//! next evaluation step, resource or module and gives its permit back.
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use tokio::sync::Semaphore;
+
+use crate::cancel::Cancel;
 use tower_lsp_server::jsonrpc;
 use tracing::error;
 
@@ -76,20 +79,23 @@ impl Default for Heavy {
 }
 
 impl Heavy {
-    /// Runs `f` off the async threads, contained. Dropping the returned future (a
-    /// cancelled request) stops waiting; the computation keeps its permit until it ends,
-    /// so abandoned computations cannot pile up.
+    /// Runs `f` off the async threads, contained and cancellable. Dropping the returned
+    /// future (a cancelled or superseded request) stops waiting and cancels `f`
+    /// (`crate::cancel`); the computation keeps its permit until it has stopped, so
+    /// abandoned computations cannot pile up.
     pub async fn run<T, F>(&self, what: impl Into<String>, f: F) -> Result<T, Panicked>
     where
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
     {
         let what = what.into();
+        let cancel = Cancel::new();
+        let _stop = cancel.on_drop();
         let permit = self.permits.clone().acquire_owned().await;
         let task = what.clone();
         let joined = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            contain(task, f)
+            cancel.run(|| contain(task, f))
         })
         .await;
         match joined {
@@ -106,8 +112,9 @@ impl Heavy {
 /// Fault injection for the black-box tests of this containment (debug builds only):
 /// `STRATA_INJECT_FAULT=panic:<what>` makes every analysis whose name starts with
 /// `<what>` panic (e.g. `panic:hover of /x/main.tf`, `panic:diagnostics of /x`), and
-/// `STRATA_INJECT_FAULT=slow:<what>` makes it take ten seconds, like a long plan. A `*`
-/// in `<what>` stands for any text (`panic:diagnostics of *boom`).
+/// `STRATA_INJECT_FAULT=slow:<what>` makes it take ten seconds, like a long plan (and,
+/// like one, stop early when cancelled). A `*` in `<what>` stands for any text
+/// (`panic:diagnostics of *boom`).
 mod fault {
     #[cfg(debug_assertions)]
     pub fn inject(what: &str) {
@@ -134,7 +141,12 @@ mod fault {
         }
         match kind.as_str() {
             "panic" => panic!("injected panic in {what}"),
-            "slow" => std::thread::sleep(std::time::Duration::from_secs(10)),
+            "slow" => {
+                let started = std::time::Instant::now();
+                while started.elapsed().as_secs() < 10 && !crate::cancel::requested() {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+            }
             _ => {}
         }
     }

@@ -121,7 +121,8 @@ impl Server {
 
     /// Runs a long analysis of the module of `dir`: contained, cancellable, and answered
     /// with ContentModified as soon as the client changes that module (its result would
-    /// be stale). Indexing reading the same files again is no change.
+    /// be stale); either way the computation itself stops. Indexing reading the same
+    /// files again is no change.
     async fn analyse_module<T, F>(&self, dir: &Path, what: String, f: F) -> Result<T>
     where
         T: Send + 'static,
@@ -138,6 +139,8 @@ impl Server {
                 }
             }
         };
+        // Superseded, or the handler dropped by `$/cancelRequest`: dropping `run`'s future
+        // stops the computation.
         tokio::select! {
             biased;
             result = self.heavy.run(what, f) => result.map_err(Into::into),

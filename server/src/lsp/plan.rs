@@ -118,8 +118,10 @@ pub fn code_lenses(
     if !state.is_file() {
         return Vec::new();
     }
-    let Ok(plan) = ws.plan_module(dir, Some(&state), &PlanOptions::default()) else {
-        return Vec::new();
+    let plan = match ws.plan_module(dir, Some(&state), &PlanOptions::default()) {
+        // A plan with errors is no plan, as in Terraform: no action is shown.
+        Ok(plan) if plan.errors.is_empty() => plan,
+        _ => return Vec::new(),
     };
     let Some(file) = ws.file(path) else {
         return Vec::new();

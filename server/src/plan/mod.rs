@@ -26,6 +26,7 @@ use crate::syntax::Span;
 
 pub use address::{compare_instances, InstanceAddr, ModulePath, ResourceAddr, Target};
 pub use output::{plan_json, render_text, PlaceOf, RangeOf};
+pub use planner::{call_cycle_detail, MODULE_CALL_CYCLE};
 pub use providers::UNKNOWN_PROVIDER_CAVEAT;
 pub use state::{
     parse_state, read_state, InstanceKey, InstanceStatus, ResourceMode, State, StateError,

@@ -27,8 +27,12 @@ use crate::module::Dialect;
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::types::convert;
 
+mod cancelled;
 mod chains;
+mod files;
 mod instances;
+
+pub use instances::{call_cycle_detail, MODULE_CALL_CYCLE};
 
 /// One module instance.
 pub(super) struct Node {
@@ -141,6 +145,10 @@ pub(super) struct Planner<'a> {
     too_deep: Cell<bool>,
     /// How many resource and module instances the plan holds so far.
     instances: Cell<usize>,
+    /// Whether the plan stopped because it was cancelled (see `cancelled`).
+    stopped: Cell<bool>,
+    /// The calls whose files outside the module were reported (see `files`).
+    files_outside: RefCell<HashSet<(PathBuf, Span)>>,
 }
 
 /// Runs a whole plan.
@@ -211,6 +219,8 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         nesting: Cell::new(0),
         too_deep: Cell::new(false),
         instances: Cell::new(0),
+        stopped: Cell::new(false),
+        files_outside: RefCell::default(),
     };
     planner.walk(state)
 }
@@ -233,16 +243,22 @@ impl<'a> Planner<'a> {
             PlanMode::Normal => {
                 self.collect_imports();
                 let count = self.nodes.borrow().len();
-                for node in 0..count {
+                'nodes: for node in 0..count {
                     self.compute_forced_cbd(node);
                     let merged = self.node(node).merged.clone();
                     for key in merged.resources.keys() {
+                        if self.cancelled() {
+                            break 'nodes;
+                        }
                         if key.mode != Mode::Ephemeral {
                             self.resource_value(node, key);
                         }
                     }
                     self.plan_checks(node);
                     for name in merged.outputs.keys() {
+                        if self.cancelled() {
+                            break 'nodes;
+                        }
                         self.output_value(node, name);
                     }
                 }
@@ -303,6 +319,7 @@ impl<'a> Planner<'a> {
         let scope = InstanceScope {
             planner: self,
             node,
+            file,
             bindings: bindings.clone(),
         };
         match evaluate(expr, &scope) {
@@ -317,7 +334,7 @@ impl<'a> Planner<'a> {
     /// Adds every module instance reachable through local module calls.
     fn build_tree(&self) {
         let mut i = 0;
-        while i < self.nodes.borrow().len() {
+        while i < self.nodes.borrow().len() && !self.cancelled() {
             let node = self.node(i);
             for (name, call) in &node.merged.module_calls {
                 let Some(source) = call.source.as_ref().and_then(|s| literal_string(s.expr()))
@@ -770,6 +787,7 @@ impl<'a> Planner<'a> {
             let scope = InstanceScope {
                 planner: self,
                 node,
+                file: b.file,
                 bindings: bindings.clone(),
             };
             match block_values(&b.block, &scope) {
@@ -1539,6 +1557,10 @@ impl Scope for Bound<'_> {
     fn budget(&self) -> Option<&Budget> {
         self.inner.budget()
     }
+
+    fn file_outside(&self, path: &str, real: &Path, span: Span) {
+        self.inner.file_outside(path, real, span);
+    }
 }
 
 /// An `ignore_changes` element as a path of attribute names and keys.
@@ -1621,6 +1643,8 @@ fn set_path(value: &mut Value, path: &[String], new: Value) {
 pub(super) struct InstanceScope<'p> {
     pub planner: &'p Planner<'p>,
     pub node: usize,
+    /// The file of the expressions evaluated.
+    pub file: u32,
     pub bindings: Bindings,
 }
 
@@ -1709,5 +1733,10 @@ impl Scope for InstanceScope<'_> {
 
     fn budget(&self) -> Option<&Budget> {
         Some(&self.planner.budget)
+    }
+
+    fn file_outside(&self, path: &str, real: &Path, span: Span) {
+        self.planner
+            .file_outside(self.node, self.file, path, real, span);
     }
 }

@@ -5,6 +5,7 @@
 //! always win over what is on disk. Readers never wait on parsing: a module is rebuilt
 //! from already-parsed files under a short lock.
 
+mod cycles;
 mod discover;
 mod disk;
 mod plan;
@@ -21,6 +22,7 @@ use crate::merge::{merge, MergedModule};
 use crate::module::{classify, Dialect, FileSet, Module, SourceFile};
 use crate::text::{Document, PositionEncoding, TextChange, TextError};
 
+pub use cycles::{CallCycles, CALL_CYCLE_CODE};
 pub use discover::{discover_modules, is_skipped_dir};
 pub use disk::MAX_FILE_BYTES;
 pub use plan::PlanPositions;

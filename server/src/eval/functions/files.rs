@@ -2,7 +2,8 @@
 //! `fileexists`, `filebase64`, `templatefile`, `fileset` (`fileset.rs`), the file hashes (`filemd5`, `filesha256`,
 //! ...), and the pure path functions `basename` and `dirname`. A path that leaves the
 //! directory, written so or through a symlink, is not read: its contents are unknown, as
-//! they would be to anyone reviewing the module on its own. Files are read through
+//! they would be to anyone reviewing the module on its own, and the scope is told
+//! (`Scope::file_outside`), so that a plan can say why. Files are read through
 //! [`read_bounded`]: regular files only (a FIFO or a device is an error, not a hang), at
 //! most [`MAX_STRING_BYTES`].
 
@@ -73,7 +74,11 @@ fn resolve(ev: &Evaluator, path: &str) -> Result<Option<PathBuf>, String> {
     };
     let joined = base.join(path);
     let normal = normalize(&joined);
-    Ok(normal.starts_with(normalize(base)).then_some(normal))
+    if normal.starts_with(normalize(base)) {
+        return Ok(Some(normal));
+    }
+    ev.file_outside(path, &normal);
+    Ok(None)
 }
 
 /// `..` and `.` removed lexically (the file need not exist).
@@ -105,7 +110,10 @@ fn read(ev: &Evaluator, path: &str) -> Result<Option<Vec<u8>>, String> {
     };
     let real = match confined(&full, base) {
         Ok(real) => real,
-        Err(ReadError::Outside(_)) => return Ok(None),
+        Err(ReadError::Outside(real)) => {
+            ev.file_outside(path, &real);
+            return Ok(None);
+        }
         Err(e) => return Err(failed(e)),
     };
     read_bounded(&real, MAX_STRING_BYTES as u64)
@@ -126,7 +134,10 @@ fn fileexists(a: &[Value], ev: &Evaluator) -> Outcome {
     let real = match confined(&full, base) {
         Ok(real) => real,
         Err(ReadError::NotFound) => return Ok(Value::Bool(false)),
-        Err(ReadError::Outside(_)) => return Ok(Value::Unknown),
+        Err(ReadError::Outside(real)) => {
+            ev.file_outside(&path, &real);
+            return Ok(Value::Unknown);
+        }
         Err(e) => return Err(format!("failed to stat {path:?}: {e}")),
     };
     match regular_metadata(&real) {

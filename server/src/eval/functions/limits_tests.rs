@@ -347,3 +347,24 @@ fn file_functions_refuse_what_is_not_a_module_file() {
     assert_eq!(run("fileexists(\"inside\")"), "true");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_evaluation_of_a_cancelled_analysis_stops_and_try_does_not_swallow_it() {
+    let cancel = crate::cancel::Cancel::new();
+    cancel.cancel();
+    let err = cancel.run(|| eval_in("1 + 1", None)).unwrap_err();
+    assert_eq!(err.summary, crate::eval::EVALUATION_CANCELLED);
+    // Cancelled while it runs: a `try` around the work does not turn it into its fallback.
+    let cancel = crate::cancel::Cancel::new();
+    let later = cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        later.cancel();
+    });
+    let long = "try([for i in range(1024) : [for j in range(64) : \
+                sha512(join(\"\", [for k in range(256) : \"0123456789abcdef\"]))]], 0)";
+    let err = cancel.run(|| eval_in(long, None)).unwrap_err();
+    assert_eq!(err.summary, crate::eval::EVALUATION_CANCELLED);
+    canceller.join().unwrap();
+    assert_eq!(eval("try([for i in range(2) : i], 0)"), "[0,1]");
+}

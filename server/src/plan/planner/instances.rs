@@ -13,7 +13,7 @@ use crate::plan::PlanDiagnostic;
 const TOO_MANY_INSTANCES: &str = "Too many instances";
 
 /// The summary of a module call cycle's diagnostic.
-const MODULE_CALL_CYCLE: &str = "Module call cycle";
+pub const MODULE_CALL_CYCLE: &str = "Module call cycle";
 
 /// The largest `count` Terraform accepts is a signed 64-bit integer; 2^63 is the first
 /// number past it (and the nearest a float gets to its maximum).
@@ -116,27 +116,35 @@ impl Planner<'_> {
         else {
             return true;
         };
-        let whose = match again.path.to_string().as_str() {
-            "" => "the root module".to_string(),
-            path => path.to_string(),
-        };
-        let shown = match dir.strip_prefix(&self.config.root_dir) {
-            Ok(relative) if relative.as_os_str().is_empty() => ".".into(),
-            Ok(relative) => format!("./{}", relative.display()),
-            Err(_) => dir.display().to_string(),
-        };
         self.error(PlanDiagnostic::at(
             &caller.merged,
             source.origin(),
             MODULE_CALL_CYCLE,
-            format!(
-                "This call loads the module in {shown}, which {whose} already is: the \
-                 calls {} form a cycle that would expand without end. Terraform cannot \
-                 install it either: `terraform init` nests the calls until a module path \
-                 is too long for the filesystem.",
-                chain.join(" → ")
-            ),
+            call_cycle_detail(&self.config.root_dir, dir, &again.path.to_string(), &chain),
         ));
         true
     }
+}
+
+/// The detail of a module call cycle's diagnostic, for a plan or check of the module in
+/// `root_dir`: the call loads the module in `dir`, which the module instance `whose`
+/// (empty: the root module) already is, and `chain` are the calls from that instance's
+/// own call to the one that closes the cycle.
+pub fn call_cycle_detail(root_dir: &Path, dir: &Path, whose: &str, chain: &[String]) -> String {
+    let whose = match whose {
+        "" => "the root module",
+        path => path,
+    };
+    let shown = match dir.strip_prefix(root_dir) {
+        Ok(relative) if relative.as_os_str().is_empty() => ".".into(),
+        Ok(relative) => format!("./{}", relative.display()),
+        Err(_) => dir.display().to_string(),
+    };
+    format!(
+        "This call loads the module in {shown}, which {whose} already is: the calls {} \
+         form a cycle that would expand without end. Terraform cannot install it either: \
+         `terraform init` nests the calls until a module path is too long for the \
+         filesystem.",
+        chain.join(" → ")
+    )
 }
