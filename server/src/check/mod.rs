@@ -51,6 +51,7 @@ mod versions;
 mod walk_scope;
 mod walk_values;
 
+use crate::schema::ProviderSchemaSource;
 use std::path::PathBuf;
 
 use crate::merge::{MergedModule, Origin};
@@ -121,8 +122,9 @@ pub fn check_module(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
+    schemas: &dyn ProviderSchemaSource,
 ) -> Vec<Diagnostic> {
-    check(module, merged, children, Role::Root, false)
+    check(module, merged, children, schemas, Role::Root, false)
 }
 
 /// What a module is to the modules checked with it.
@@ -142,15 +144,17 @@ pub fn validate_module(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
+    schemas: &dyn ProviderSchemaSource,
     role: Role,
 ) -> Vec<Diagnostic> {
-    check(module, merged, children, role, true)
+    check(module, merged, children, schemas, role, true)
 }
 
 fn check(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
+    schemas: &dyn ProviderSchemaSource,
     role: Role,
     phased: bool,
 ) -> Vec<Diagnostic> {
@@ -218,7 +222,7 @@ fn check(
         module_arguments::check(merged, children, &mut out);
         validations::check(merged, children, &mut out);
     }
-    schemas::check(merged, &mut out);
+    schemas::check(merged, schemas, &mut out);
     schema_traversal::check(merged, &mut out);
     resource_types::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);

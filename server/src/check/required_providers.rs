@@ -373,15 +373,7 @@ pub(super) fn entry_type(name: &str, entry: &crate::merge::Attr) -> String {
 
 /// The literal `source` of an entry object.
 pub(super) fn entry_source(entry: &crate::merge::Attr) -> Option<String> {
-    let ExprKind::Object(items) = &entry.expr().kind else {
-        return None;
-    };
-    items.iter().find_map(|(k, v)| match &k.kind {
-        ExprKind::Variable(id) if &*id.name == "source" => {
-            crate::merge::literal_string(v).map(str::to_string)
-        }
-        _ => None,
-    })
+    crate::merge::entry_source(entry.expr()).map(str::to_string)
 }
 
 /// A provider source as Terraform displays it: lowercase, without the public registry's

@@ -207,16 +207,5 @@ fn implied_local_name(type_name: &str) -> &str {
 /// `required_providers` source says so, or, with none, the name is `terraform`
 /// (`addrs.ImpliedProviderForUnqualifiedType`).
 fn is_builtin(m: &MergedModule, local: &str) -> bool {
-    let source = m
-        .terraform
-        .required_providers
-        .get(local)
-        .and_then(super::required_providers::entry_source);
-    match source {
-        Some(source) => {
-            let parts: Vec<String> = source.split('/').map(str::to_lowercase).collect();
-            parts == ["terraform.io", "builtin", "terraform"]
-        }
-        None => local == "terraform",
-    }
+    m.local_provider(local).is_builtin()
 }

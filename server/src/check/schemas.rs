@@ -8,6 +8,7 @@
 use super::arguments::{unknown_argument, Ignored};
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin};
+use crate::schema::ProviderSchemaSource;
 use crate::syntax::ExprKind;
 
 /// The arguments of the resource types whose schema is fixed and known.
@@ -55,7 +56,11 @@ pub(super) fn attribute_type(type_name: &str, name: &str) -> Option<AttributeTyp
     }
 }
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    m: &MergedModule,
+    _provider_schemas: &dyn ProviderSchemaSource,
+    out: &mut Vec<Diagnostic>,
+) {
     ignore_changes(m, out);
     for r in m.resources.values().filter(|r| r.key.mode == Mode::Managed) {
         let Some(known) = arguments(&r.key.type_name) else {

@@ -22,16 +22,22 @@ pub fn run(
     format: Format,
     dialect: Option<Dialect>,
     core_version: Option<String>,
+    schema_files: &[PathBuf],
 ) -> Result<ExitCode> {
     let dir = readable_dir(dir)?;
 
     let ws = Workspace::new();
+    if !schema_files.is_empty() {
+        let loaded = crate::providers::load_schema_files(schema_files)?;
+        ws.set_provider_schemas(std::sync::Arc::new(loaded));
+    }
     ws.set_dialect(dialect);
     ws.set_core_version(core_version);
     let dirs = discover_modules(&dir);
     ws.index_dirs(&dirs, &|_| {});
     let modules = ws.modules();
     let called = called_dirs(&ws, &modules);
+    let schemas = ws.provider_schemas();
     let mut diagnostics: Vec<Diagnostic> = modules
         .iter()
         .flat_map(|m| {
@@ -43,7 +49,7 @@ pub fn run(
             } else {
                 Role::Root
             };
-            validate_module(m, &merge(m), &children, role)
+            validate_module(m, &merge(m), &children, &*schemas, role)
         })
         .collect();
     diagnostics.extend(call_cycles(&ws, &modules, &called));

@@ -50,6 +50,11 @@ pub enum Command {
         /// (default: the release Strata targets).
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]
         terraform_version: Option<String>,
+        /// A file of provider schemas in the format of `terraform providers schema
+        /// -json` (repeatable): resource, data source and provider bodies are checked
+        /// against it.
+        #[arg(long = "provider-schemas", value_name = "FILE")]
+        provider_schemas: Vec<PathBuf>,
     },
     /// Preview what `terraform plan` would do for the module in DIR, from its
     /// configuration and prior state, without running Terraform or providers.
@@ -169,11 +174,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             format,
             dialect,
             terraform_version,
+            provider_schemas,
         } => check::run(
             &dir.unwrap_or_else(|| PathBuf::from(".")),
             format,
             dialect.map(Dialect::from),
             terraform_version,
+            &provider_schemas,
         ),
         Command::Plan {
             dir,

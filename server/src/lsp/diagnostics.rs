@@ -134,7 +134,7 @@ fn check(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {
         let merged = ws.merged_of(module);
-        let mut all = check_module(module, &merged, &children);
+        let mut all = check_module(module, &merged, &children, &*ws.provider_schemas());
         let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);
         all.extend(CallCycles::new().walk(&module.dir, merged, &child));
         all

@@ -9,6 +9,7 @@
 mod body;
 mod named;
 mod object;
+mod provider_addresses;
 pub mod render;
 mod resource;
 mod terraform;
@@ -23,6 +24,7 @@ use crate::syntax::{Attribute, Block, Expr, ExprKind, JsonKind, Span};
 pub use body::{effective_block_type, MergedBody};
 pub use named::{Local, ModuleCall, Output, Provider};
 pub use object::{strip_instance_keys, ObjectRef};
+pub use provider_addresses::{entry_source, implied_local_name, resource_local_name};
 pub use resource::{Lifecycle, Mode, Resource, ResourceKey};
 pub use terraform::TerraformSettings;
 pub use variable::Variable;

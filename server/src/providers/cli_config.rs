@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::address::{default_registry, ProviderAddress};
 use crate::eval::constant;
 use crate::schema::Dialect;
+use crate::schema::{default_registry, ProviderAddress};
 use crate::syntax::{self, Body, Syntax};
 
 /// Where the user's CLI configuration places providers.

@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::address::{current_platform, ProviderAddress};
 use super::cli_config::{CliConfig, Environment};
 use crate::schema::Dialect;
+use crate::schema::ProviderAddress;
 
 /// Where a binary was found; it decides whether starting it needs a trusted workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,4 +136,16 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(path: &Path) -> bool {
     path.is_file()
+}
+
+/// The platform a provider package is built for, as directory names spell it
+/// (`linux_amd64`): Go's `GOOS_GOARCH` for the machine Strata runs on.
+pub fn current_platform() -> String {
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        "x86" => "386",
+        other => other,
+    };
+    format!("{}_{arch}", std::env::consts::OS)
 }

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::address::ProviderAddress;
 use crate::eval::constant;
 use crate::schema::Dialect;
+use crate::schema::ProviderAddress;
 use crate::syntax::{self, Syntax};
 
 /// The lock file's name in the root module.

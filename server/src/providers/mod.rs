@@ -1,30 +1,28 @@
 //! Provider schemas from outside the configuration: schema files in the format of
 //! `terraform providers schema -json` (`schema_file.rs`), and finding the providers a
-//! module needs (`requirements.rs`) at the versions the lock file pins (`lock_file.rs`)
+//! module needs (`MergedModule::provider_addresses`) at the versions the lock file pins (`lock_file.rs`)
 //! among the directories `terraform init` and the user's CLI configuration use
 //! (`cli_config.rs`, `locate.rs`), and reading a binary's schema over the plugin
 //! protocol (`plugin/`). This is the only layer allowed to start a process.
 
-mod address;
 mod cli_config;
 mod locate;
 mod lock_file;
 pub mod plugin;
-mod requirements;
 mod schema_file;
 
-pub use address::{current_platform, default_registry, ProviderAddress};
+pub use crate::schema::{default_registry, ProviderAddress};
 pub use cli_config::{
     config_file, load as load_cli_config, parse as parse_cli_config, CliConfig, CliConfigError,
     Environment, FilesystemMirror, ProcessEnvironment,
 };
-pub use locate::{data_dir, locate, Located, NotFound, Origin};
+pub use locate::{current_platform, data_dir, locate, Located, NotFound, Origin};
 pub use lock_file::{
     read_lock_file, LockFileError, LockedProvider, LockedProviders, LOCK_FILE_NAME,
 };
-pub use requirements::{implied_local_name, required_providers};
 pub use schema_file::{
-    read_schema_file, write_schema_file, ProviderSchemas, SchemaFileError, FORMAT_VERSION,
+    load_schema_files, read_schema_file, write_schema_file, LoadSchemaFileError, ProviderSchemas,
+    SchemaFileError, FORMAT_VERSION, MAX_SCHEMA_FILE_BYTES,
 };
 
 #[cfg(test)]

@@ -507,3 +507,72 @@ fn write_function(f: &ProviderFunction) -> Value {
 #[cfg(test)]
 #[path = "schema_file_tests.rs"]
 mod tests;
+
+/// The largest schema file Strata reads (the AWS provider's schema is about 40 MB).
+pub const MAX_SCHEMA_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Why a schema file given by path cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadSchemaFileError {
+    /// The file cannot be read.
+    #[error("{path}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: crate::text::read::ReadError,
+    },
+    /// The file is not a schema file.
+    #[error("{path}")]
+    Schema {
+        /// The file.
+        path: String,
+        /// Why.
+        source: SchemaFileError,
+    },
+    /// A provider address in the file does not parse.
+    #[error("{path}: invalid provider address {address:?}")]
+    Address {
+        /// The file.
+        path: String,
+        /// The address as written.
+        address: String,
+    },
+}
+
+/// Reads schema files into one source for analysis; a provider in a later file replaces
+/// the same provider from an earlier one.
+pub fn load_schema_files(
+    paths: &[std::path::PathBuf],
+) -> Result<crate::schema::LoadedProviderSchemas, LoadSchemaFileError> {
+    let mut loaded = crate::schema::LoadedProviderSchemas::default();
+    for path in paths {
+        let shown = path.display().to_string();
+        let bytes =
+            crate::text::read::read_bounded(path, MAX_SCHEMA_FILE_BYTES).map_err(|source| {
+                LoadSchemaFileError::Read {
+                    path: shown.clone(),
+                    source,
+                }
+            })?;
+        let text = String::from_utf8_lossy(&bytes);
+        let schemas = read_schema_file(&text).map_err(|source| LoadSchemaFileError::Schema {
+            path: shown.clone(),
+            source,
+        })?;
+        for (address, schema) in schemas {
+            let parsed =
+                crate::schema::ProviderAddress::parse(&address, crate::schema::Dialect::Terraform)
+                    .ok_or_else(|| LoadSchemaFileError::Address {
+                        path: shown.clone(),
+                        address: address.clone(),
+                    })?;
+            let origin = crate::schema::SchemaOrigin {
+                version: None,
+                from: shown.clone(),
+            };
+            loaded.schemas.insert(parsed, (schema, origin));
+        }
+    }
+    Ok(loaded)
+}

@@ -292,7 +292,7 @@ data "http" "h" { provider = http.other }
 resource "cloud_thing" "c" {}
 "#,
     );
-    let required = required_providers(&m);
+    let required = m.provider_addresses();
     let shown: Vec<String> = required
         .iter()
         .map(|(local, address)| format!("{local}={address}"))

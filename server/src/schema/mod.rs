@@ -15,6 +15,8 @@ mod build;
 mod functions;
 mod language;
 mod provider;
+mod provider_address;
+mod provider_source;
 mod value_type;
 
 use std::fmt;
@@ -26,6 +28,10 @@ pub use functions::{function, functions, Function, Parameter};
 pub use language::{file_schema, is_root_block_name, provisioner_schema};
 pub use provider::{
     FunctionParameter, NestedAttributes, ProviderFunction, ProviderSchema, ResourceSchema,
+};
+pub use provider_address::{default_registry, ProviderAddress};
+pub use provider_source::{
+    LoadedProviderSchemas, NoProviderSchemas, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
 };
 pub use value_type::ValueType;
 

@@ -20,6 +20,7 @@ use dashmap::DashMap;
 
 use crate::merge::{merge, MergedModule};
 use crate::module::{classify, Dialect, FileSet, Module, SourceFile};
+use crate::schema::{NoProviderSchemas, ProviderSchemaSource};
 use crate::text::{Document, PositionEncoding, TextChange, TextError};
 
 pub use cycles::{CallCycles, CALL_CYCLE_CODE};
@@ -44,6 +45,18 @@ pub struct Workspace {
     rebuild: Mutex<()>,
     /// The prior states read for plans, by file.
     states: states::StateCache,
+    /// The provider schemas analyses use.
+    provider_schemas: SchemaSlot,
+}
+
+/// The provider schemas of a workspace; none until someone sets them.
+#[derive(Debug)]
+struct SchemaSlot(RwLock<Arc<dyn ProviderSchemaSource>>);
+
+impl Default for SchemaSlot {
+    fn default() -> Self {
+        Self(RwLock::new(Arc::new(NoProviderSchemas)))
+    }
 }
 
 impl Workspace {
@@ -57,9 +70,31 @@ impl Workspace {
         if let Ok(mut d) = self.dialect.write() {
             *d = dialect;
         }
+        self.rebuild_all();
+    }
+
+    /// Sets the provider schemas every analysis uses, and rebuilds every module so that
+    /// cached analyses and diagnostics follow them.
+    pub fn set_provider_schemas(&self, schemas: Arc<dyn ProviderSchemaSource>) {
+        if let Ok(mut s) = self.provider_schemas.0.write() {
+            *s = schemas;
+        }
+        self.rebuild_all();
+    }
+
+    /// Rebuilds every module after a setting that changes what analyses say.
+    fn rebuild_all(&self) {
         let dirs: Vec<PathBuf> = self.modules.iter().map(|m| m.key().clone()).collect();
         for dir in dirs {
             self.rebuild_module(&dir);
+        }
+    }
+
+    /// The provider schemas analyses use now.
+    pub fn provider_schemas(&self) -> Arc<dyn ProviderSchemaSource> {
+        match self.provider_schemas.0.read() {
+            Ok(s) => s.clone(),
+            Err(_) => Arc::new(NoProviderSchemas),
         }
     }
 
@@ -69,10 +104,7 @@ impl Workspace {
         if let Ok(mut v) = self.core_version.write() {
             *v = version;
         }
-        let dirs: Vec<PathBuf> = self.modules.iter().map(|m| m.key().clone()).collect();
-        for dir in dirs {
-            self.rebuild_module(&dir);
-        }
+        self.rebuild_all();
     }
 
     /// The version in effect for a module in `dir`: a version file in `dir` or a parent,

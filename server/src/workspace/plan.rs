@@ -30,19 +30,19 @@ impl Workspace {
         };
         let merged = self.merged_of(&module);
         let children = |from: &Path, source: &str| self.child(from, source);
-        let errors: Vec<PlanDiagnostic> = check_module(&module, &merged, &|source: &str| {
-            children(dir, source).map(|(_, m)| m)
-        })
-        .into_iter()
-        .chain(crate::check::plan_time_errors(&merged))
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| PlanDiagnostic {
-            summary: d.summary,
-            detail: d.detail,
-            // Some follow-up errors have no place in any file.
-            place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
-        })
-        .collect();
+        let child_of_dir = |source: &str| children(dir, source).map(|(_, m)| m);
+        let schemas = self.provider_schemas();
+        let errors: Vec<PlanDiagnostic> = check_module(&module, &merged, &child_of_dir, &*schemas)
+            .into_iter()
+            .chain(crate::check::plan_time_errors(&merged))
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| PlanDiagnostic {
+                summary: d.summary,
+                detail: d.detail,
+                // Some follow-up errors have no place in any file.
+                place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
+            })
+            .collect();
         if !errors.is_empty() {
             return Ok(Plan {
                 errors,

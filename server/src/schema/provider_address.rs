@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::schema::Dialect;
+use super::Dialect;
 
 /// A provider's fully qualified source address.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -82,16 +82,4 @@ impl fmt::Display for ProviderAddress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}/{}", self.hostname, self.namespace, self.type_name)
     }
-}
-
-/// The platform a provider package is built for, as directory names spell it
-/// (`linux_amd64`): Go's `GOOS_GOARCH` for the machine Strata runs on.
-pub fn current_platform() -> String {
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "amd64",
-        "aarch64" => "arm64",
-        "x86" => "386",
-        other => other,
-    };
-    format!("{}_{arch}", std::env::consts::OS)
 }

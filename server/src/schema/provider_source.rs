@@ -1,0 +1,114 @@
+//! The provider schemas an analysis may use, behind one interface: `check`, `merge`,
+//! `plan` and hover ask it for the schema of one body (a resource type, a data source, a
+//! provider's configuration) of one provider, and it answers from wherever the schemas
+//! came from (a schema file, the on-disk cache, a provider binary; see the `providers`
+//! layer). Missing schemas are an answer too: the rules that need them go quiet.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::{ProviderAddress, ProviderBody, ProviderSchema, ResourceSchema};
+
+/// What a source knows of one body of one provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemaLookup {
+    /// The provider's schema is known and defines the body.
+    Found(ResourceSchema),
+    /// The provider's schema is known and has no such type (Terraform: `Invalid resource
+    /// type`).
+    NoSuchType,
+    /// Nothing is known of the provider's schema: rules that need it stay quiet.
+    Unavailable,
+}
+
+impl SchemaLookup {
+    /// The schema, when found.
+    pub fn found(self) -> Option<ResourceSchema> {
+        match self {
+            SchemaLookup::Found(schema) => Some(schema),
+            _ => None,
+        }
+    }
+}
+
+/// Where a provider's schema came from, for hover and status messages.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SchemaOrigin {
+    /// The provider's version, when known (`5.100.0`).
+    pub version: Option<String>,
+    /// Where the schema was read: a schema file's path, the cache, a binary's path.
+    pub from: String,
+}
+
+/// Provider schemas for analysis, by provider source address. Implementations must be
+/// cheap to ask (a lookup, at most a lazy conversion of one type) because every check
+/// of a module asks once per block.
+pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
+    /// The schema of body `kind` named `type_name` (ignored for `ProviderBody::Provider`)
+    /// of the provider at `provider`.
+    fn lookup(
+        &self,
+        provider: &ProviderAddress,
+        kind: ProviderBody,
+        type_name: &str,
+    ) -> SchemaLookup;
+
+    /// Where the schema of `provider` came from; `None` when it is not known.
+    fn origin(&self, provider: &ProviderAddress) -> Option<SchemaOrigin>;
+
+    /// Every provider whose schema is known, for listing and completion.
+    fn providers(&self) -> Vec<ProviderAddress>;
+}
+
+/// The source that knows no provider: every lookup is `Unavailable`.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoProviderSchemas;
+
+impl ProviderSchemaSource for NoProviderSchemas {
+    fn lookup(&self, _: &ProviderAddress, _: ProviderBody, _: &str) -> SchemaLookup {
+        SchemaLookup::Unavailable
+    }
+
+    fn origin(&self, _: &ProviderAddress) -> Option<SchemaOrigin> {
+        None
+    }
+
+    fn providers(&self) -> Vec<ProviderAddress> {
+        Vec::new()
+    }
+}
+
+/// Schemas held in memory, each with its origin: what a schema file gives.
+#[derive(Debug, Default, Clone)]
+pub struct LoadedProviderSchemas {
+    /// The schemas by provider address.
+    pub schemas: BTreeMap<ProviderAddress, (ProviderSchema, SchemaOrigin)>,
+}
+
+impl ProviderSchemaSource for LoadedProviderSchemas {
+    fn lookup(
+        &self,
+        provider: &ProviderAddress,
+        kind: ProviderBody,
+        type_name: &str,
+    ) -> SchemaLookup {
+        let Some((schema, _)) = self.schemas.get(provider) else {
+            return SchemaLookup::Unavailable;
+        };
+        match kind {
+            ProviderBody::Provisioner | ProviderBody::Backend => SchemaLookup::Unavailable,
+            _ => match schema.body(kind, type_name) {
+                Some(found) => SchemaLookup::Found(found.clone()),
+                None => SchemaLookup::NoSuchType,
+            },
+        }
+    }
+
+    fn origin(&self, provider: &ProviderAddress) -> Option<SchemaOrigin> {
+        self.schemas.get(provider).map(|(_, origin)| origin.clone())
+    }
+
+    fn providers(&self) -> Vec<ProviderAddress> {
+        self.schemas.keys().cloned().collect()
+    }
+}
