@@ -10,7 +10,7 @@
 //! (`Walked::of`), with the references of each expression parsed once: every family
 //! reads the same record instead of walking and parsing again.
 
-use super::walk_parts::{self, In, Parts, Role};
+use super::walk_parts::{self, In, Parts};
 use crate::eval::{parse_traversals, RefError, Reference, Traversal};
 use crate::merge::MergedModule;
 use crate::syntax::{Block, Body, Expr, Syntax};
@@ -151,15 +151,12 @@ struct Walk<'a> {
 impl<'a> Walk<'a> {
     fn top_level(&mut self, fi: u32, block: &'a Block) {
         let none = Scope::default();
-        let role = || walk_parts::role(self.m, fi, block);
         let written = |meta: &[&str]| walk_parts::written(fi, &block.body, meta);
         match &*block.kind.name {
             "resource" | "data" | "ephemeral" => {
                 let meta = ["count", "for_each", "provider", "depends_on"];
-                let parts = match role() {
-                    Role::Declares(parts) => parts,
-                    Role::Merged => return,
-                    Role::Alone => written(&meta),
+                let Some(parts) = walk_parts::parts(self.m, fi, block, || written(&meta)) else {
+                    return;
                 };
                 self.resource(block, &parts);
             }
@@ -183,10 +180,8 @@ impl<'a> Walk<'a> {
                     "count",
                     "for_each",
                 ];
-                let parts = match role() {
-                    Role::Declares(parts) => parts,
-                    Role::Merged => return,
-                    Role::Alone => written(&skip),
+                let Some(parts) = walk_parts::parts(self.m, fi, block, || written(&skip)) else {
+                    return;
                 };
                 // The validate walk evaluates a call's arguments with unknown instance
                 // keys of both kinds, whatever the call sets (recorded in
@@ -207,15 +202,13 @@ impl<'a> Walk<'a> {
             }
             // An output's postconditions are refused, not evaluated (conditions.rs).
             "output" => {
-                let parts = match role() {
-                    Role::Declares(parts) => parts,
-                    Role::Merged => return,
-                    Role::Alone => Parts {
-                        conditions: (block.body.blocks_of("precondition"))
-                            .map(|b| (fi, &**b))
-                            .collect(),
-                        ..written(&[])
-                    },
+                let Some(parts) = walk_parts::parts(self.m, fi, block, || Parts {
+                    conditions: (block.body.blocks_of("precondition"))
+                        .map(|b| (fi, &**b))
+                        .collect(),
+                    ..written(&[])
+                }) else {
+                    return;
                 };
                 for &(file, a) in &parts.attributes {
                     if &*a.name.name != "depends_on" {
@@ -230,13 +223,11 @@ impl<'a> Walk<'a> {
             // A provider configuration is decoded as one block, and a variable's
             // validation rules are evaluated together.
             "provider" | "variable" => {
-                let parts = match role() {
-                    Role::Declares(parts) => parts,
-                    Role::Merged => return,
-                    Role::Alone => Parts {
-                        blocks: block.body.blocks.iter().map(|b| (fi, &**b)).collect(),
-                        ..written(&[])
-                    },
+                let Some(parts) = walk_parts::parts(self.m, fi, block, || Parts {
+                    blocks: block.body.blocks.iter().map(|b| (fi, &**b)).collect(),
+                    ..written(&[])
+                }) else {
+                    return;
                 };
                 self.next();
                 self.together_parts(&parts, none, &["depends_on", "type"]);

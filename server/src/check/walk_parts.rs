@@ -95,6 +95,22 @@ pub(super) fn role<'a>(m: &'a MergedModule, file: u32, block: &'a Block) -> Role
     }
 }
 
+/// The pieces the walk reads for top-level block `block` of file `file`: the merged
+/// object's for the block that declares it, `written` for one that merged into nothing,
+/// none for an override (read where its object is declared).
+pub(super) fn parts<'a>(
+    m: &'a MergedModule,
+    file: u32,
+    block: &'a Block,
+    written: impl FnOnce() -> Parts<'a>,
+) -> Option<Parts<'a>> {
+    match role(m, file, block) {
+        Role::Declares(parts) => Some(parts),
+        Role::Merged => None,
+        Role::Alone => Some(written()),
+    }
+}
+
 /// The role of a block against the object `found` with its key.
 fn of<'a, T>(
     found: Option<&'a T>,
