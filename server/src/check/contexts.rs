@@ -4,31 +4,36 @@
 //! provisioners, connections and postconditions, and the attributes `path` and
 //! `terraform` have.
 
-use super::evaluated::{walk, Scope};
+use super::evaluated::{Scope, Walked};
 use super::{at, Diagnostic, Severity};
-use crate::eval::references;
+use crate::eval::Reference;
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Expr, Span};
+use crate::syntax::Span;
 
 /// Code of a reference to an object not available where it is made.
 pub const CONTEXT: &str = "reference-out-of-context";
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    walk(m, |expr, place| {
-        for (span, summary, detail) in problems(expr, place.scope) {
+pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
+    for visit in walked.iter() {
+        let place = visit.place();
+        for (span, summary, detail) in problems(visit.references(), place.scope) {
             let origin = Origin {
                 file: place.file,
                 span,
             };
             out.push(at(m, origin, Severity::Error, CONTEXT, summary, detail));
         }
-    });
+    }
 }
 
-/// The references of `expr` to objects `scope` does not offer: place, summary, detail.
-fn problems(expr: &Expr, scope: Scope) -> Vec<(Span, String, String)> {
+/// The references among `references` to objects `scope` does not offer: place,
+/// summary, detail.
+fn problems<'r>(
+    references: impl Iterator<Item = &'r Reference>,
+    scope: Scope,
+) -> Vec<(Span, String, String)> {
     let mut found = Vec::new();
-    for r in references(expr) {
+    for r in references {
         let at_subject = r.subject_span;
         let (root, name) = r.subject.split_once('.').unwrap_or((&r.subject, ""));
         if root == "self" && !scope.this {

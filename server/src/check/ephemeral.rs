@@ -6,7 +6,7 @@
 
 use super::marks::{is_true, Mark, Marks};
 use super::{at, Diagnostic, Severity};
-use crate::merge::{MergedModule, Origin};
+use crate::merge::{MergedModule, Mode};
 use crate::syntax::Syntax;
 
 /// Code of an ephemeral value where Terraform would persist it.
@@ -44,36 +44,26 @@ pub(super) fn check(m: &MergedModule, child: bool, out: &mut Vec<Diagnostic>) {
             "This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.".into(),
         ));
     }
-    for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json {
+    // The arguments in effect once override files are merged.
+    for r in m.resources.values().filter(|r| r.key.mode == Mode::Managed) {
+        let Some(known) = super::schemas::arguments(&r.key.type_name) else {
             continue;
-        }
-        for block in file.syntax.body.blocks_of("resource") {
-            let Some(known) = block.label(0).and_then(super::schemas::arguments) else {
+        };
+        for a in (r.config.attributes.iter()).filter(|a| known.contains(&&*a.attr.name.name)) {
+            if m.file(a.file).syntax.syntax == Syntax::Json {
                 continue;
-            };
-            for a in block
-                .body
-                .attributes
-                .iter()
-                .filter(|a| known.contains(&&*a.name.name))
-            {
-                if !marks.carries(m, &a.expr, Mark::Ephemeral) {
-                    continue;
-                }
-                let origin = Origin {
-                    file: fi as u32,
-                    span: a.expr.span,
-                };
-                out.push(at(
-                    m,
-                    origin,
-                    Severity::Error,
-                    EPHEMERAL_VALUE,
-                    "Invalid use of ephemeral value".into(),
-                    format!("Ephemeral values are not valid for {:?}, because it is not a write-only attribute and must be persisted to state.", a.name.name),
-                ));
             }
+            if !marks.carries(m, a.expr(), Mark::Ephemeral) {
+                continue;
+            }
+            out.push(at(
+                m,
+                a.expr_origin(),
+                Severity::Error,
+                EPHEMERAL_VALUE,
+                "Invalid use of ephemeral value".into(),
+                format!("Ephemeral values are not valid for {:?}, because it is not a write-only attribute and must be persisted to state.", a.attr.name.name),
+            ));
         }
     }
 }

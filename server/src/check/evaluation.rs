@@ -9,9 +9,10 @@
 //! Only what Strata is sure of is reported: the first error of each expression (HCL
 //! reports every one), never the filesystem functions (Terraform reads files relative
 //! to the directory it runs in, which Strata does not know for a module checked on its
-//! own), and nothing in a module with override files (Terraform evaluates only the
-//! merged result, which the walk over the written blocks does not follow).
+//! own). The walk follows the merged model: an argument an override replaced is never
+//! evaluated, the override's is.
 
+use super::evaluated::Walked;
 use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
 use crate::eval::{evaluate, EvalError};
@@ -69,18 +70,19 @@ const FILESYSTEM: &[&str] = &[
     "abspath",
 ];
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    if (0..m.files.len()).any(|fi| m.is_override_file(fi as u32)) {
-        return;
-    }
-    let scope = WalkScope::new(m);
-    super::evaluated::walk(m, |expr, place| {
-        let r = evaluate(expr, &scope);
-        let Err(error) = r else {
-            return;
+pub(super) fn check(
+    m: &MergedModule,
+    walked: &Walked<'_>,
+    scope: &WalkScope<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for visit in walked.iter() {
+        let place = visit.place();
+        let Err(error) = evaluate(visit.expr, scope) else {
+            continue;
         };
         let Some(code) = reportable(&error) else {
-            return;
+            continue;
         };
         let origin = Origin {
             file: place.file,
@@ -94,5 +96,5 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             error.summary,
             error.detail,
         ));
-    });
+    }
 }

@@ -5,6 +5,7 @@
 //! (`provider::x::y`) are left alone, and so are calls whose last argument is expanded
 //! with `...`.
 
+use super::evaluated::Walked;
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
 use crate::schema::{function, functions};
@@ -13,9 +14,10 @@ use crate::syntax::{ExprKind, Span};
 /// Code of a function call HCL rejects.
 pub const FUNCTION_CALL: &str = "invalid-function-call";
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    super::evaluated::walk(m, |expr, place| {
-        expr.walk(&mut |e| {
+pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
+    for visit in walked.iter() {
+        let place = visit.place();
+        visit.expr.walk(&mut |e| {
             let ExprKind::FuncCall {
                 name,
                 args,
@@ -85,7 +87,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                 );
             }
         });
-    });
+    }
 }
 
 /// The functions Terraform removed, with what to write instead.

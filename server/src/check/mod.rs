@@ -48,6 +48,7 @@ mod upstream;
 mod validations;
 mod variables;
 mod versions;
+mod walk_parts;
 mod walk_scope;
 mod walk_values;
 
@@ -208,27 +209,30 @@ fn check(
     if role == Role::Root {
         root_outputs::check(merged, &mut out);
     }
-    contexts::check(merged, &mut out);
-    walk_values::check(merged, &mut out);
-    repetition::check(merged, &mut out);
-    functions::check(merged, &mut out);
-    evaluation::check(merged, &mut out);
+    let walked = evaluated::Walked::of(merged);
+    // The names the walk gives, with the local values computed once for every family.
+    let scope = walk_scope::WalkScope::new(merged);
+    contexts::check(merged, &walked, &mut out);
+    walk_values::check(merged, &walked, &mut out);
+    repetition::check(merged, &scope, &mut out);
+    functions::check(merged, &walked, &mut out);
+    evaluation::check(merged, &walked, &scope, &mut out);
     ephemeral::check(merged, role == Role::Called, &mut out);
     if crate::cancel::requested() {
         return out;
     }
-    references::check(merged, children, &mut out);
+    references::check(merged, children, &walked, &mut out);
     if role == Role::Root {
-        module_arguments::check(merged, children, &mut out);
-        validations::check(merged, children, &mut out);
+        module_arguments::check(merged, children, &scope, &mut out);
+        validations::check(merged, children, &scope, &mut out);
     }
     schemas::check(merged, schemas, &mut out);
-    schema_traversal::check(merged, &mut out);
+    schema_traversal::check(merged, &walked, &mut out);
     resource_types::check(merged, &mut out);
-    reference_syntax::check(merged, &mut out);
+    reference_syntax::check(merged, &walked, &mut out);
     depends_on::check(merged, &mut out);
-    let walked = out.split_off(walk_start);
-    let reached = import_targets::check(merged, stages::apply(merged, walked));
+    let found = out.split_off(walk_start);
+    let reached = import_targets::check(merged, stages::apply(merged, &walked, found));
     let reached = schemas::redundant_ignore_changes(merged, reached);
     let unsupported = resource_types::unsupported(merged);
     out.extend(upstream::skip_dependents(

@@ -24,8 +24,12 @@ use crate::types::{apply_defaults, convert, parse_type_argument, Type};
 /// Code of a value a module call gives a variable that the variable refuses.
 pub const MODULE_ARGUMENT_VALUE: &str = "module-argument-value";
 
-pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<Diagnostic>) {
-    let scope = WalkScope::new(m);
+pub(super) fn check(
+    m: &MergedModule,
+    children: ChildModules<'_>,
+    scope: &WalkScope<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
     for (call, source, child) in local_calls(m, children) {
         for argument in &call.arguments.attributes {
             let Some(variable) = child.variables.get(&*argument.attr.name.name) else {
@@ -34,7 +38,7 @@ pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<
             if m.file(argument.file).syntax.syntax == Syntax::Json {
                 continue;
             }
-            let Ok(value) = evaluate(argument.expr(), &scope) else {
+            let Ok(value) = evaluate(argument.expr(), scope) else {
                 continue;
             };
             let given = Given {

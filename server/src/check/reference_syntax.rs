@@ -9,9 +9,9 @@
 //! any file (Terraform prints an empty file name at line 0). Strata reports it the same
 //! way, with the reference as its related place.
 
-use super::evaluated::{walk, Scope};
+use super::evaluated::{Scope, Walked};
 use super::{at, Diagnostic, Related, Severity};
-use crate::eval::{parse_references_within, RefError};
+use crate::eval::RefError;
 use crate::merge::{MergedModule, Origin};
 use crate::syntax::Span;
 
@@ -20,22 +20,20 @@ pub const INVALID_REFERENCE: &str = "invalid-reference";
 /// Code of the lookup of an object with an empty name that follows some of them.
 pub const UNNAMED_OBJECT: &str = "unnamed-object";
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    walk(m, |expr, place| {
-        for e in parse_references_within(expr, place.iterators)
-            .into_iter()
-            .filter_map(Result::err)
-        {
+pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
+    for visit in walked.iter() {
+        let place = visit.place();
+        for e in visit.parsed_within().filter_map(|p| p.as_ref().err()) {
             let origin = Origin {
                 file: place.file,
                 span: e.span,
             };
-            out.push(reference_error(m, origin, &e));
-            if let Some(follow) = unnamed_lookup(m, &e, place.scope) {
+            out.push(reference_error(m, origin, e));
+            if let Some(follow) = unnamed_lookup(m, e, place.scope) {
                 out.push(follow.with_related(m, origin, "the reference"));
             }
         }
-    });
+    }
 }
 
 /// The parser's error as a diagnostic at `origin`.

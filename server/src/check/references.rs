@@ -1,82 +1,62 @@
 //! References to objects the module does not declare (Terraform reports these when it
 //! validates): input variables, local values, resources, data sources and module calls,
 //! with "Did you mean" when a close name exists, and data sources a `check` block
-//! declares referred to from outside it (`Reference to scoped resource`). References are
-//! found as Terraform finds them; names a block binds (`dynamic` iterators, `for`
-//! variables) are not references, and addresses that are not expressions (`moved`,
-//! `import`, `removed`, `provider`, `ignore_changes`), `replace_triggered_by` (checked
-//! when Terraform plans) and `depends_on` (read on its own, `depends_on.rs`) are not
-//! looked at.
+//! declares referred to from outside it (`Reference to scoped resource`), wherever the
+//! validate walk evaluates an expression (`evaluated.rs`). References are found as
+//! Terraform finds them; names a block binds (`dynamic` iterators, `for` variables) are
+//! not references, and addresses that are not expressions (`moved`, `import`,
+//! `removed`, `provider`, `ignore_changes`), `replace_triggered_by` (checked when
+//! Terraform plans: an undeclared resource there is a plan-time error, recorded in
+//! fixtures/validate/lifecycle-refs) and `depends_on` (read on its own, `depends_on.rs`)
+//! are not looked at.
 
 use std::collections::HashMap;
 
+use super::evaluated::Walked;
 use super::{at, Diagnostic, Severity};
-use crate::eval::{references, Reference};
+use crate::eval::Reference;
 use crate::merge::{strip_instance_keys, MergedModule, Mode, Origin, ResourceKey};
-use crate::syntax::{Attribute, Block, Body};
 use crate::text::names::CloseNames;
 
 /// Code of a reference to something not declared.
 pub const UNDECLARED: &str = "undeclared-reference";
 
-/// Arguments whose values are addresses or relative paths, not expressions, or whose
-/// references Terraform resolves only when it plans (`replace_triggered_by`: an
-/// undeclared resource there is a plan-time error, recorded in
-/// fixtures/validate/lifecycle-refs).
-const NOT_EXPRESSIONS: &[&str] = &[
-    "depends_on",
-    "provider",
-    "providers",
-    "ignore_changes",
-    "replace_triggered_by",
-    "source",
-    "version",
-];
-
 pub(super) fn check(
     m: &MergedModule,
     children: super::ChildModules<'_>,
+    walked: &Walked<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
     let scoped = scoped_data(m);
     let names = Names::of(m);
-    for (fi, file) in m.files.iter().enumerate() {
-        let mut ctx = Ctx {
-            objects: Objects {
-                m,
-                children: Some(children),
-                scoped: &scoped,
-                names: &names,
-                check: None,
-            },
-            file: fi as u32,
-            bound: Vec::new(),
-            out: &mut *out,
-        };
-        for block in &file.syntax.body.blocks {
-            ctx.objects.check = None;
-            match &*block.kind.name {
-                // Addresses, settings and constants: nothing here is a reference.
-                "terraform" | "moved" | "removed" | "variable" => {
-                    for v in block.body.blocks_of("validation") {
-                        ctx.body(&v.body);
-                    }
-                }
-                "import" => {
-                    let expressions = block.body.attributes.iter().filter(|a| {
-                        &*a.name.name != "to" && !NOT_EXPRESSIONS.contains(&&*a.name.name)
-                    });
-                    for a in expressions {
-                        ctx.attribute(a);
-                    }
-                }
-                "resource" => ctx.resource(block),
-                "check" => {
-                    ctx.objects.check = block.label(0);
-                    ctx.body(&block.body);
-                }
-                _ => ctx.body(&block.body),
+    let mut objects = Objects {
+        m,
+        children: Some(children),
+        scoped: &scoped,
+        names: &names,
+        check: None,
+    };
+    for visit in walked.with_json() {
+        let place = visit.place();
+        objects.check = place.check;
+        for r in visit.references_within() {
+            let Some((summary, detail)) = objects.problem(r) else {
+                continue;
+            };
+            // A module's missing output is reported at its name (`.out`).
+            let mut span = r.subject_span;
+            if summary == "Unsupported attribute" {
+                let name = r.subject.rsplit('.').next().unwrap_or_default();
+                span.start = span
+                    .end
+                    .saturating_sub(name.len() as u32 + 1)
+                    .max(span.start);
             }
+            let origin = Origin {
+                file: place.file,
+                span,
+            };
+            out.push(at(m, origin, Severity::Error, UNDECLARED, summary, detail));
         }
     }
 }
@@ -123,106 +103,6 @@ impl<'a> Names<'a> {
             variables: CloseNames::new(m.variables.keys().map(String::as_str)),
             locals: CloseNames::new(m.locals.keys().map(String::as_str)),
             calls: CloseNames::new(m.module_calls.keys().map(String::as_str)),
-        }
-    }
-}
-
-struct Ctx<'a> {
-    objects: Objects<'a>,
-    file: u32,
-    /// Names bound by enclosing `dynamic` blocks.
-    bound: Vec<String>,
-    out: &'a mut Vec<Diagnostic>,
-}
-
-impl Ctx<'_> {
-    /// A resource: of a type whose schema Strata knows, the references of arguments and
-    /// blocks the type does not have are never looked at, as Terraform finds references
-    /// through the schema; the shared `connection` is evaluated only merged into each
-    /// provisioner's, so not at all without one.
-    fn resource(&mut self, block: &Block) {
-        let known = block.label(0).and_then(super::schemas::arguments);
-        let provisioned = block.body.blocks_of("provisioner").next().is_some();
-        let meta = ["count", "for_each"];
-        for a in &block.body.attributes {
-            let name = &*a.name.name;
-            let in_schema = known.is_none_or(|k| k.contains(&name)) || meta.contains(&name);
-            if in_schema && !NOT_EXPRESSIONS.contains(&name) {
-                self.attribute(a);
-            }
-        }
-        for b in &block.body.blocks {
-            let evaluated = match &*b.kind.name {
-                "lifecycle" | "provisioner" => true,
-                "connection" => provisioned,
-                _ => known.is_none(),
-            };
-            if evaluated {
-                self.block(b);
-            }
-        }
-    }
-
-    fn body(&mut self, body: &Body) {
-        for a in &body.attributes {
-            if !NOT_EXPRESSIONS.contains(&&*a.name.name) {
-                self.attribute(a);
-            }
-        }
-        for b in &body.blocks {
-            self.block(b);
-        }
-    }
-
-    fn block(&mut self, b: &Block) {
-        if &*b.kind.name != "dynamic" {
-            self.body(&b.body);
-            return;
-        }
-        // The iterator (the label, or `iterator = name`) is bound inside `content`.
-        let iterator = b
-            .body
-            .attribute("iterator")
-            .and_then(|a| match &a.expr.kind {
-                crate::syntax::ExprKind::Variable(id) => Some(id.name.to_string()),
-                _ => None,
-            })
-            .or_else(|| b.label(0).map(str::to_string));
-        let depth = self.bound.len();
-        self.bound.extend(iterator);
-        self.body(&b.body);
-        self.bound.truncate(depth);
-    }
-
-    fn attribute(&mut self, a: &Attribute) {
-        for r in references(&a.expr) {
-            let root = r.subject.split(['.', '[']).next().unwrap_or_default();
-            if self.bound.iter().any(|b| b == root) {
-                continue;
-            }
-            if let Some((summary, detail)) = self.objects.problem(&r) {
-                // A module's missing output is reported at its name (`.out`).
-                let mut span = r.subject_span;
-                if summary == "Unsupported attribute" {
-                    let name = r.subject.rsplit('.').next().unwrap_or_default();
-                    span.start = span
-                        .end
-                        .saturating_sub(name.len() as u32 + 1)
-                        .max(span.start);
-                }
-                let origin = Origin {
-                    file: self.file,
-                    span,
-                };
-                self.out.push(at(
-                    self.objects.m,
-                    origin,
-                    Severity::Error,
-                    UNDECLARED,
-                    summary,
-                    detail,
-                ));
-            }
         }
     }
 }

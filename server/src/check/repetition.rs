@@ -21,17 +21,16 @@ const SENSITIVE_FOR_EACH: &str = "Sensitive values, or values derived from sensi
 /// Code of a `count` or `for_each` value the validate walk rejects.
 pub const REPETITION: &str = "invalid-repetition";
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    let scope = WalkScope::new(m);
+pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagnostic>) {
     let resources = m.resources.values().map(|r| (&r.count, &r.for_each));
     let calls = m.module_calls.values().map(|c| (&c.count, &c.for_each));
     for (count, for_each) in resources.chain(calls) {
-        if let Some((attr, value)) = evaluated(m, &scope, count) {
+        if let Some((attr, value)) = evaluated(m, scope, count) {
             if let Some((summary, detail)) = count_problem(&value) {
                 out.push(error(m, attr, summary, detail));
             }
         }
-        if let Some((attr, value)) = evaluated(m, &scope, for_each) {
+        if let Some((attr, value)) = evaluated(m, scope, for_each) {
             // Checked first, known or not: the keys would expose the sensitive value.
             if marked_sensitive(m, attr.expr()) {
                 out.push(error(

@@ -4,6 +4,7 @@
 //! its instance key) must begin with one of its attributes by name, and what follows is
 //! applied to an unknown value of that attribute's type. Outputs are checked too.
 
+use super::evaluated::Walked;
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
 use crate::syntax::Span;
@@ -20,9 +21,10 @@ enum Step {
     Index(Option<String>),
 }
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    super::evaluated::walk(m, |expr, place| {
-        for r in crate::eval::references(expr) {
+pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
+    for visit in walked.iter() {
+        let place = visit.place();
+        for r in visit.references() {
             let address = r.container.as_deref().unwrap_or(&r.subject);
             let Some((type_name, name)) = address.split_once('.') else {
                 continue;
@@ -59,7 +61,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                 ));
             }
         }
-    });
+    }
 }
 
 /// The first problem of `steps` against the schema of `type_name`: where, summary and

@@ -14,7 +14,7 @@
 
 use std::collections::HashSet;
 
-use super::evaluated::walk;
+use super::evaluated::Walked;
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
 use crate::syntax::Span;
@@ -67,21 +67,26 @@ fn stage(d: &Diagnostic) -> Stage {
 /// Drops from `found` (the validate walk's diagnostics) what Terraform never reaches:
 /// lookups in an evaluation whose references failed static validation, and evaluation
 /// errors in one whose references had any error.
-pub(super) fn apply(m: &MergedModule, found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub(super) fn apply(
+    m: &MergedModule,
+    walked: &Walked<'_>,
+    found: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
     let mut places: Vec<(u32, Span, u32)> = Vec::new();
     // A variable's validation rules stop at an invalid reference, before any lookup
     // (`evalVariableValidations`).
     let mut validations = HashSet::new();
     // Each resource condition's unit, with the root names of its references.
     let mut conditions: Vec<(u32, Vec<Origin>)> = Vec::new();
-    walk(m, |expr, place| {
-        places.push((place.file, expr.span, place.unit));
+    for visit in walked.iter() {
+        let place = visit.place();
+        places.push((place.file, visit.expr.span, place.unit));
         if place.block == "variable" {
             validations.insert(place.unit);
         }
         if place.resource_condition {
-            let roots = crate::eval::references(expr)
-                .into_iter()
+            let roots = visit
+                .references()
                 .map(|r| {
                     let root = r.subject.find(['.', '[']).unwrap_or(r.subject.len());
                     let start = r.span.start as usize;
@@ -93,7 +98,7 @@ pub(super) fn apply(m: &MergedModule, found: Vec<Diagnostic>) -> Vec<Diagnostic>
                 .collect();
             conditions.push((place.unit, roots));
         }
-    });
+    }
     let is_condition = |unit: u32| conditions.iter().any(|(u, _)| *u == unit);
     let unit_of = |d: &Diagnostic| -> Option<u32> {
         // A lookup without a place is located by the reference it follows.

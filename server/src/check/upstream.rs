@@ -18,6 +18,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::resource_types::Unsupported;
+use super::walk_parts::{self, Role};
 use super::{ChildModules, Diagnostic, Severity};
 use crate::eval::references;
 use crate::merge::{literal_string, strip_instance_keys, MergedModule, ResourceKey};
@@ -179,13 +180,13 @@ fn graph(m: &MergedModule) -> Vec<Object> {
                     format!("{}.{}", label(0), label(1)),
                     fi,
                     block.span,
-                    refers(&block.body),
+                    merged_refers(m, fi, block),
                 ),
                 "data" | "ephemeral" => add(
                     format!("{kind}.{}.{}", label(0), label(1)),
                     fi,
                     block.span,
-                    refers(&block.body),
+                    merged_refers(m, fi, block),
                 ),
                 "locals" => {
                     for a in &block.body.attributes {
@@ -197,13 +198,13 @@ fn graph(m: &MergedModule) -> Vec<Object> {
                     format!("var.{}", label(0)),
                     fi,
                     block.span,
-                    refers(&block.body),
+                    merged_refers(m, fi, block),
                 ),
                 "output" => add(
                     format!("output.{}", label(0)),
                     fi,
                     block.span,
-                    refers(&block.body),
+                    merged_refers(m, fi, block),
                 ),
                 // A provider configuration: nothing refers to it by address here.
                 "provider" => {
@@ -363,6 +364,37 @@ fn reachable(objects: &[Object], from: &[String]) -> HashSet<String> {
         }
     }
     seen
+}
+
+/// The addresses of the objects a top-level block refers to once override files are
+/// merged (recorded in fixtures/validate/walk-overrides-upstream): the merged object's
+/// pieces for the block that declares it, nothing of its own for an override merged into it, and a block
+/// that merged into nothing as written.
+fn merged_refers(m: &MergedModule, file: u32, block: &Block) -> HashSet<String> {
+    let parts = match walk_parts::role(m, file, block) {
+        Role::Declares(parts) => parts,
+        Role::Merged => return HashSet::new(),
+        Role::Alone => return refers(&block.body),
+    };
+    let mut to = HashSet::new();
+    // `depends_on` and the lifecycle's `replace_triggered_by` come from primary files.
+    let lifecycle = block.body.blocks_of("lifecycle");
+    let attributes = (parts.count.iter().chain(&parts.for_each))
+        .chain(&parts.attributes)
+        .map(|(_, a)| *a)
+        .chain(block.body.attribute("depends_on").map(|a| &**a))
+        .chain(lifecycle.flat_map(|l| l.body.attributes.iter().map(|a| &**a)));
+    for a in attributes {
+        to.extend(addresses(&a.expr));
+        to.extend(quoted_dependencies(a));
+    }
+    let blocks = (parts.blocks.iter().chain(&parts.conditions))
+        .chain(&parts.provisioners)
+        .chain(&parts.connections);
+    for (_, b) in blocks {
+        to.extend(refers(&b.body));
+    }
+    to
 }
 
 /// The addresses of the objects a body refers to, nested blocks included but for the

@@ -56,11 +56,16 @@ struct Rules<'a> {
     given: bool,
 }
 
-pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    m: &MergedModule,
+    children: ChildModules<'_>,
+    scope: &WalkScope<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
     // The root module's own variables: unknown values of their types.
     let own = |o: Origin| range_text(m, o);
     for variable in m.variables.values() {
-        let value = WalkScope::new(m).variable(&variable.name);
+        let value = scope.variable(&variable.name);
         let rules = Rules {
             module: m,
             variable,
@@ -72,14 +77,13 @@ pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<
         rules.run(value, out);
     }
     // The values the root module gives its local children.
-    let scope = WalkScope::new(m);
     for (call, source, child) in local_calls(m, children) {
         let child_path = |o: Origin| in_caller_terms(source, range_text(&child, o));
         for variable in child.variables.values() {
             if variable.validations.is_empty() {
                 continue;
             }
-            let Some((value, argument)) = final_value(m, &scope, call, &child, variable) else {
+            let Some((value, argument)) = final_value(m, scope, call, &child, variable) else {
                 continue;
             };
             let value_at = match argument {

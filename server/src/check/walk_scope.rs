@@ -23,6 +23,8 @@ pub struct WalkScope<'a> {
     module: &'a MergedModule,
     locals: RefCell<HashMap<String, Value>>,
     computing: RefCell<HashSet<String>>,
+    /// The value of each variable looked up so far (reading its type is not free).
+    variables: RefCell<HashMap<String, Value>>,
     /// The variable whose validation rules are evaluated, with its value.
     validated: Option<(String, Value)>,
 }
@@ -34,6 +36,7 @@ impl<'a> WalkScope<'a> {
             module,
             locals: RefCell::default(),
             computing: RefCell::default(),
+            variables: RefCell::default(),
             validated: None,
         }
     }
@@ -52,15 +55,20 @@ impl<'a> WalkScope<'a> {
         if let Some((_, value)) = self.validated.as_ref().filter(|(n, _)| n == name) {
             return value.clone();
         }
+        if let Some(value) = self.variables.borrow().get(name) {
+            return value.clone();
+        }
         let ty = self.module.variables.get(name).and_then(|v| {
             let t = v.type_constraint.as_ref()?;
             let syntax = self.module.file(t.file).syntax.syntax;
             parse_type_argument(t.expr(), syntax, self.module.dialect)?.ok()
         });
-        match ty {
+        let value = match ty {
             Some(ty) if ty != Type::Dynamic => Value::UnknownOf(ty),
             _ => Value::Unknown,
-        }
+        };
+        (self.variables.borrow_mut()).insert(name.to_string(), value.clone());
+        value
     }
 
     fn local(&self, name: &str) -> Value {

@@ -4,6 +4,7 @@
 //! with one it does not take), and a local value that refers to itself. The values of
 //! `count` and `for_each` are judged in `repetition.rs`.
 
+use super::evaluated::Walked;
 use super::{at, Diagnostic, Severity};
 use crate::eval::{references, Reference};
 use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
@@ -12,8 +13,8 @@ use crate::syntax::Span;
 /// Code of a value the validate walk rejects.
 pub const WALK_VALUE: &str = "invalid-value";
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    instance_keys(m, out);
+pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
+    instance_keys(m, walked, out);
     self_referencing_locals(m, out);
 }
 
@@ -33,15 +34,16 @@ fn error(m: &MergedModule, file: u32, span: Span, summary: &str, detail: String)
 /// statically (instance keys not in output values, as recorded in
 /// fixtures/validate/walk-values; the `count` attribute there too, as recorded in
 /// fixtures/validate/refs-index-keys).
-fn instance_keys(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    super::evaluated::walk(m, |expr, place| {
-        for r in references(expr) {
+fn instance_keys(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
+    for visit in walked.iter() {
+        let place = visit.place();
+        for r in visit.references() {
             let span = r.subject_span;
-            for (summary, detail) in key_problems(m, &r, place.block == "output") {
+            for (summary, detail) in key_problems(m, r, place.block == "output") {
                 out.push(error(m, place.file, span, summary, detail));
             }
         }
-    });
+    }
 }
 
 /// What static validation says of the instance key of a reference to a resource:
@@ -60,6 +62,20 @@ pub(super) fn key_problems(
     let Some((type_name, name)) = rest.split_once('.') else {
         return found;
     };
+    // The reference parser reads these roots as other objects, never as resources.
+    let other = [
+        "var",
+        "local",
+        "count",
+        "each",
+        "path",
+        "terraform",
+        "self",
+        "module",
+    ];
+    if mode == Mode::Managed && other.contains(&type_name) {
+        return found;
+    }
     let key = ResourceKey {
         mode,
         type_name: type_name.to_string(),

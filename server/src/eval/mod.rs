@@ -18,6 +18,7 @@ pub use constant::constant;
 pub use evaluate::{evaluate, EvalError, Scope};
 pub use parse_ref::RefError;
 pub use references::{
-    parse_references, parse_references_within, reference_at, references, Reference,
+    parse_references, parse_references_within, parse_traversals, reference_at, references,
+    Reference, Traversal,
 };
 pub use value::{compare, format_number, friendly_name, Value};

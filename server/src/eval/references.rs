@@ -73,18 +73,44 @@ pub fn parse_references_within(
     expr: &Expr,
     bound: &[Box<str>],
 ) -> Vec<Result<Reference, RefError>> {
-    let mut walker = Walker {
-        bound: bound.iter().map(|b| b.to_string()).collect(),
-        found: Vec::new(),
-    };
+    parse_traversals(expr)
+        .into_iter()
+        .filter(|t| !t.is_bound(bound))
+        .map(|t| t.parsed)
+        .collect()
+}
+
+/// One traversal from a root name (names bound by `for` expressions left out), with what
+/// Terraform's reference parser makes of it: found once, then read by every rule that
+/// looks at references (`check::evaluated`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Traversal {
+    /// The root name (`var`, `aws_instance`, a `dynamic` block's iterator...).
+    pub root: Box<str>,
+    /// The reference, or the parser's error.
+    pub parsed: Result<Reference, RefError>,
+}
+
+impl Traversal {
+    /// Whether the root is one of the `dynamic` iterators `bound`, which names the
+    /// current element, not an object.
+    pub fn is_bound(&self, bound: &[Box<str>]) -> bool {
+        bound.contains(&self.root)
+    }
+}
+
+/// Every traversal of `expr` from a root name, in source order.
+pub fn parse_traversals(expr: &Expr) -> Vec<Traversal> {
+    let mut walker = Walker::default();
     walker.expr(expr);
     walker.found
 }
 
 #[derive(Default)]
 struct Walker {
+    /// The names `for` expressions bind around the current expression.
     bound: Vec<String>,
-    found: Vec<Result<Reference, RefError>>,
+    found: Vec<Traversal>,
 }
 
 impl Walker {
@@ -254,7 +280,10 @@ impl Walker {
             start: span.start,
             end: span.start + root.name.len() as u32,
         };
-        self.found.push(parse_ref(&root.name, root_span, steps));
+        self.found.push(Traversal {
+            root: root.name.clone(),
+            parsed: parse_ref(&root.name, root_span, steps),
+        });
     }
 }
 

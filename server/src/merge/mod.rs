@@ -410,4 +410,4 @@ pub fn literal_string(expr: &Expr) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -4,7 +4,8 @@ use std::sync::Arc;
 use super::*;
 use crate::module::{Dialect, FileSet, Module, SourceFile};
 
-fn module(files: &[(&str, &str)], dialect: Dialect) -> Module {
+/// A module of in-memory files, for tests of the layers that read merged modules.
+pub(crate) fn module(files: &[(&str, &str)], dialect: Dialect) -> Module {
     let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     let set = FileSet::from_names(&names, dialect);
     let sources = set
