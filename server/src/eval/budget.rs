@@ -192,10 +192,11 @@ impl Steps {
 
 impl Evaluator<'_> {
     /// Counts `steps` of the work of the function being called that neither reading its
-    /// arguments nor its result counts: copies it makes before its result exists, files
-    /// it reads, comparisons. Called before the work, in bulk, so that an over-budget
-    /// call stops before doing it; the error is then the budget's (see
-    /// [`Evaluator::limit_reached`]).
+    /// arguments nor its result counts: copies it makes that its result does not hold,
+    /// bytes of files it reads, directory entries it walks, states of the patterns it
+    /// compiles. Charged in bulk, before the work where it can be measured first, so
+    /// that an over-budget call stops before doing it; the call's error is then the
+    /// budget's (see [`Evaluator::limit_reached`]).
     pub(super) fn spend(&self, steps: u64) -> Result<(), String> {
         self.work.charge(steps, self.call)
     }
