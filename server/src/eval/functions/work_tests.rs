@@ -119,12 +119,12 @@ fn copies_are_counted_before_they_are_made() {
 #[test]
 fn compiling_a_regular_expression_counts_its_states() {
     // \w is about a thousand UTF-8 sequences, each compiled once per repetition.
-    costs("regexall(\"\\\\w{10}\", \"\")", None, 19_000, 21_000);
-    costs("regexall(\"[a-z]+\", \"abc\")", None, 1, 50);
+    costs("regexall(\"\\\\w{10}\", \"\")", None, 79_000, 81_000);
+    costs("regexall(\"[a-z]+\", \"abc\")", None, 1, 100);
     // One that compiling would take half a second on is refused before it is compiled.
-    let result = eval("regexall(\"\\\\w{1000}\\\\w{100}\", \"\")");
+    let result = eval("regexall(\"\\\\w{300}\", \"\")");
     assert!(limited(&result), "{result}");
-    let result = eval("replace(\"a\", \"/(\\\\w{100}){20}/\", \"\")");
+    let result = eval("replace(\"a\", \"/(\\\\w{100}){3}/\", \"\")");
     assert!(limited(&result), "{result}");
     // An invalid pattern keeps the regex crate's error.
     assert!(eval("regex(\"(\", \"\")").contains("invalid regular expression"));
