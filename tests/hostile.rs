@@ -5,8 +5,8 @@
 //! One section per area, each in `tests/hostile/`: the server over stdio (`server`:
 //! helpers; `transport`: framing and JSON-RPC; `lifecycle`: exit, end of input, memory;
 //! `requests`: one failing request or module; `cancel`: cancelled and superseded work
-//! stops; `workspace`: a workspace of hostile modules indexed and planned). CLI sections
-//! go beside them.
+//! stops; `workspace`: a workspace of hostile modules indexed and planned; `functions`:
+//! plans whose functions handle many bytes). CLI sections go beside them.
 
 mod support;
 
@@ -27,3 +27,6 @@ mod cancel;
 
 #[path = "hostile/workspace.rs"]
 mod workspace;
+
+#[path = "hostile/functions.rs"]
+mod functions;

@@ -198,6 +198,17 @@ fn template_directives_over_huge_collections_end_in_the_evaluation_limit() {
 }
 
 #[test]
+fn functions_handling_many_bytes_end_in_the_evaluation_limit() {
+    for (name, files) in support::heavy::modules() {
+        let dir = TempDir::new(name);
+        for (file, text) in &files {
+            dir.write(file, text);
+        }
+        reports("plan", &dir, "Evaluation limit reached", "every 64 bytes");
+    }
+}
+
+#[test]
 fn try_and_can_do_not_swallow_the_evaluation_limit() {
     let text = "output \"o\" {\n  value = can(\"%{ for a in range(1000) }%{ for b in range(1000) }%{ for c in range(1000) }x%{ endfor }%{ endfor }%{ endfor }\")\n}\n";
     reports(

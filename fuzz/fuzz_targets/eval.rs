@@ -1,19 +1,21 @@
 //! The evaluator with random expressions and function calls: every argument of a native
 //! file, at any depth of blocks, is evaluated in a scope with a few variables of each
 //! kind (one unknown) and a module directory holding a few files, so that the file
-//! functions read real files. Seeds and the dictionary (`dicts/eval.dict`) bring every
-//! function name.
+//! functions read real files. Seeds and the dictionary (`corpus/eval.dict`) bring every
+//! function name. The arguments of one input share one budget, as a module's do in
+//! `check` and `plan`, so that an input is bounded as the product is.
 #![no_main]
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use strata::eval::{evaluate, EvalError, Scope, Value};
+use strata::eval::{evaluate, Budget, EvalError, Scope, Value};
 use strata::syntax::{parse, Body, Span, Syntax};
 
 struct FuzzScope {
-    dir: PathBuf,
+    dir: &'static Path,
+    budget: Budget,
 }
 
 impl Scope for FuzzScope {
@@ -36,20 +38,24 @@ impl Scope for FuzzScope {
     }
 
     fn module_dir(&self) -> Option<&Path> {
-        Some(&self.dir)
+        Some(self.dir)
+    }
+
+    fn budget(&self) -> Option<&Budget> {
+        Some(&self.budget)
     }
 }
 
 /// A module directory with a file, a template and a subdirectory.
-fn scope() -> &'static FuzzScope {
-    static SCOPE: OnceLock<FuzzScope> = OnceLock::new();
-    SCOPE.get_or_init(|| {
+fn module_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("strata-fuzz-eval-{}", std::process::id()));
         let _ = std::fs::create_dir_all(dir.join("sub"));
         let _ = std::fs::write(dir.join("a.txt"), "hello\n");
         let _ = std::fs::write(dir.join("t.tpl"), "%{ for x in xs }${x}%{ endfor }");
         let _ = std::fs::write(dir.join("sub/b.json"), "{\"k\": [1, 2]}");
-        FuzzScope { dir }
+        dir
     })
 }
 
@@ -64,5 +70,9 @@ fn evaluate_all(body: &Body, scope: &FuzzScope) {
 
 fuzz_target!(|data: &[u8]| {
     let file = parse(&strata_fuzz::text(data), Syntax::Native, None);
-    evaluate_all(&file.body, scope());
+    let scope = FuzzScope {
+        dir: module_dir(),
+        budget: Budget::default(),
+    };
+    evaluate_all(&file.body, &scope);
 });

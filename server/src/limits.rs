@@ -25,6 +25,12 @@ pub const THREAD_STACK_BYTES: usize = 16 * 1024 * 1024;
 /// `l_i = [l_(i-1), l_(i-1)]` and directives over huge collections.
 pub const MAX_EVALUATION_STEPS: u64 = 2_000_000;
 
+/// How many bytes of strings count as one evaluation step: those read, copied, built,
+/// hashed or encoded (a 64 MiB string is a million steps). Charged in bulk where a value
+/// is read or made, so that work proportional to bytes, such as hashing a long string in
+/// a `for` over thousands of elements, ends within the step budget too.
+pub const BYTES_PER_STEP: u64 = 64;
+
 /// How many evaluation steps a whole plan may take, over every expression it evaluates.
 pub const MAX_PLAN_STEPS: u64 = 10_000_000;
 

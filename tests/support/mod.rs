@@ -18,6 +18,8 @@ mod tempdir;
 #[allow(unused_imports)] // not every crate that includes this module uses it
 pub use tempdir::TempDir;
 
+pub mod heavy;
+
 /// How long any single wait may take before the test fails.
 pub const DEADLINE: Duration = Duration::from_secs(20);
 

@@ -9,11 +9,16 @@
 //!
 //! The one exception Terraform makes, a variable's own validation rules seeing the value
 //! it was given (`evalVariableValidations`), is `WalkScope::with_variable`.
+//!
+//! Every expression evaluated in one scope shares one evaluation budget, a plan's
+//! (`crate::limits::MAX_PLAN_STEPS`): each expression is bounded on its own, and so are a
+//! module's many. Once it is spent, evaluations fail with the budget's error, which is
+//! never reported as Terraform's, so what is left is not analysed.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-use crate::eval::{evaluate, EvalError, Scope, Value};
+use crate::eval::{evaluate, Budget, EvalError, Scope, Value};
 use crate::merge::MergedModule;
 use crate::syntax::Span;
 use crate::types::{parse_type_argument, Type};
@@ -27,6 +32,8 @@ pub struct WalkScope<'a> {
     variables: RefCell<HashMap<String, Value>>,
     /// The variable whose validation rules are evaluated, with its value.
     validated: Option<(String, Value)>,
+    /// The steps every evaluation in this scope shares.
+    budget: Budget,
 }
 
 impl<'a> WalkScope<'a> {
@@ -38,6 +45,7 @@ impl<'a> WalkScope<'a> {
             computing: RefCell::default(),
             variables: RefCell::default(),
             validated: None,
+            budget: Budget::default(),
         }
     }
 
@@ -97,5 +105,58 @@ impl Scope for WalkScope<'_> {
             ("var", Some(name)) => (self.variable(name), 1),
             _ => (Value::Unknown, 0),
         })
+    }
+
+    fn budget(&self) -> Option<&Budget> {
+        Some(&self.budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::eval::EVALUATION_LIMIT;
+    use crate::merge::merge;
+    use crate::module::{CoreVersion, Dialect, FileSet, Module, SourceFile};
+
+    /// The merged module of one `main.tf`.
+    fn merged(text: &str) -> MergedModule {
+        let dir = Path::new("/nonexistent/strata-walk-scope");
+        let source = SourceFile::parse(dir.join("main.tf"), text.into(), None, None);
+        merge(&Module {
+            dir: dir.to_path_buf(),
+            dialect: Dialect::Terraform,
+            files: FileSet::from_names(&["main.tf"], Dialect::Terraform),
+            sources: vec![Arc::new(source)],
+            core_version: CoreVersion::target(Dialect::Terraform),
+            revision: 1,
+        })
+    }
+
+    #[test]
+    fn the_expressions_of_a_module_share_one_budget() {
+        // Ten locals of two million steps each: five spend a plan's ten million, and the
+        // rest are refused at once instead of taking as long again.
+        let heavy = "[for a in range(1000) : [for b in range(1000) : a]]";
+        let text: String = (0..10)
+            .map(|i| format!("locals {{ x{i} = {heavy} }}\n"))
+            .collect();
+        let m = merged(&text);
+        let scope = WalkScope::new(&m);
+        let details: Vec<String> = (0..10)
+            .map(|i| {
+                let local = &m.locals[&format!("x{i}")];
+                let error = evaluate(local.value.expr(), &scope).unwrap_err();
+                assert_eq!(error.summary, EVALUATION_LIMIT);
+                error.detail
+            })
+            .collect();
+        let each = |d: &String| d.starts_with("Evaluating this expression took more than");
+        let all = |d: &String| d.starts_with("The expressions evaluated so far took more than");
+        assert!(details[..5].iter().all(each), "{details:?}");
+        assert!(details[5..].iter().all(all), "{details:?}");
     }
 }

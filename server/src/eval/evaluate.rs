@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use crate::limits::MAX_STRING_BYTES;
 
-use super::budget::{string_too_long, Budget, Steps};
+use super::budget::{bytes, string_too_long, Budget, Steps};
 use super::functions;
 use super::operations::{binary, get_attr, inconsistent_results, index, unary, unknown_of};
 use super::value::Value;
@@ -101,9 +101,9 @@ pub(super) struct Evaluator<'a> {
     scope: &'a dyn Scope,
     bindings: Vec<(String, Value)>,
     /// The steps taken so far.
-    work: Steps,
+    pub(super) work: Steps,
     /// The innermost function call being evaluated.
-    call: Span,
+    pub(super) call: Span,
 }
 
 impl Evaluator<'_> {
@@ -139,13 +139,21 @@ impl Evaluator<'_> {
                 ))
             }
         }
-        Evaluator {
+        // The template file's steps count as this call's: one budget for both.
+        let mut nested = Evaluator {
             scope: &Isolated,
             bindings: vars,
-            work: Steps::new(),
+            work: self.work.nested(),
             call: self.call,
+        };
+        let result = nested.template(parts);
+        self.work.settle(&nested.work);
+        match &result {
+            // `templatefile` fails with a reason string; the call must fail with this.
+            Err(limit) if limit.is_limit() => self.work.stop(limit.clone()),
+            _ => {}
         }
-        .template(parts)
+        result
     }
 
     pub(super) fn expr(&mut self, expr: &Expr) -> Result<Value, EvalError> {
@@ -161,7 +169,10 @@ impl Evaluator<'_> {
                     span,
                 )
             }),
-            ExprKind::String(s) => Ok(Value::String(s.to_string())),
+            ExprKind::String(s) => {
+                self.work.take(bytes(s.len()), span)?;
+                Ok(Value::String(s.to_string()))
+            }
             // A lone interpolation is HCL's template wrapper: its value as it is.
             ExprKind::Template(parts) => match parts.as_slice() {
                 [TemplatePart::Interpolation(inner)] => self.expr(inner),
@@ -286,7 +297,10 @@ impl Evaluator<'_> {
             JsonKind::Number(n) => Value::Number(n.parse().unwrap_or(0.0)),
             JsonKind::String(s) => match json_string_template(value) {
                 Some(template) => self.expr(&template)?,
-                None => Value::String(s.to_string()),
+                None => {
+                    self.work.take(bytes(s.len()), value.span)?;
+                    Value::String(s.to_string())
+                }
             },
             JsonKind::Array(items) => Value::Tuple(
                 items
@@ -488,6 +502,7 @@ impl Evaluator<'_> {
         let mut out = String::new();
         let mut unknown = false;
         self.template_into(parts, &mut out, &mut unknown)?;
+        self.work.take(bytes(out.len()), part_span(parts))?;
         Ok(if unknown {
             Value::Unknown
         } else {

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::{arg, element_limit, elements, integer, number, text, Function, Outcome};
+use crate::eval::budget::copies;
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::{compare, Value};
 
@@ -26,13 +27,16 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             ))
         },
         "distinct" => |a, _| {
-            let mut out: Vec<Value> = Vec::new();
-            for v in elements(a, 0)? {
-                if !out.iter().any(|o| o.equals(v)) {
-                    out.push(v.clone());
-                }
-            }
-            Ok(Value::List(out))
+            let items = elements(a, 0)?;
+            let first = first_of_each(items);
+            Ok(Value::List(
+                items
+                    .iter()
+                    .zip(first)
+                    .filter(|(_, first)| *first)
+                    .map(|(v, _)| v.clone())
+                    .collect(),
+            ))
         },
         "element" => |a, _| {
             let items = elements(a, 0)?;
@@ -189,27 +193,35 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         "setintersection" => |a, _| {
             let mut out = elements(a, 0)?.to_vec();
             for i in 1..a.len() {
-                let other = elements(a, i)?;
-                out.retain(|v| other.iter().any(|o| o.equals(v)));
+                let other = Members::of(elements(a, i)?);
+                out.retain(|v| other.contains(v));
             }
             Ok(Value::set(out))
         },
         "setsubtract" => |a, _| {
-            let other = elements(a, 1)?;
+            let other = Members::of(elements(a, 1)?);
             let out = elements(a, 0)?
                 .iter()
-                .filter(|v| !other.iter().any(|o| o.equals(v)))
+                .filter(|v| !other.contains(v))
                 .cloned()
                 .collect();
             Ok(Value::set(out))
         },
-        "setproduct" => |a, _| {
+        "setproduct" => |a, ev| {
             let mut total = 1usize;
             for i in 0..a.len() {
                 total = total.saturating_mul(elements(a, i)?.len());
             }
             // Every row holds one element of each argument.
             element_limit(total.saturating_mul(a.len()))?;
+            // Each element of an argument of n elements is copied into total / n rows:
+            // the result's read counts them, but they must fit before they are made.
+            let mut weight = 0u64;
+            for i in 0..a.len() {
+                let times = total / elements(a, i)?.len().max(1);
+                weight = weight.saturating_add(copies(&a[i], times as u64));
+            }
+            ev.afford(weight)?;
             let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
             for i in 0..a.len() {
                 let items = elements(a, i)?;
@@ -297,11 +309,12 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             if values.len() != keys.len() {
                 return Err("length of keys and values should be equal".into());
             }
+            let search = Members::of(search);
             Ok(Value::List(
                 values
                     .iter()
                     .zip(keys)
-                    .filter(|(_, k)| search.iter().any(|s| s.equals(k)))
+                    .filter(|(_, k)| search.contains(k))
                     .map(|(v, _)| v.clone())
                     .collect(),
             ))
@@ -359,6 +372,39 @@ fn flatten_into(items: &[Value], out: &mut Vec<Value>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The elements of a collection, in order, to tell in logarithmic time whether a value
+/// equals one of them (`equals` is `compare`'s equality), so that the set functions and
+/// `matchkeys` take time n log n rather than n times m.
+struct Members<'a>(Vec<&'a Value>);
+
+impl<'a> Members<'a> {
+    fn of(items: &'a [Value]) -> Self {
+        let mut sorted: Vec<&Value> = items.iter().collect();
+        sorted.sort_by(|a, b| compare(a, b));
+        Self(sorted)
+    }
+
+    fn contains(&self, v: &Value) -> bool {
+        self.0.binary_search_by(|m| compare(m, v)).is_ok()
+    }
+}
+
+/// For each of `items`, whether no equal item comes before it (what `distinct` keeps),
+/// found by sorting rather than by comparing every pair.
+fn first_of_each(items: &[Value]) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&i, &j| compare(&items[i], &items[j]).then(i.cmp(&j)));
+    let mut first = vec![false; items.len()];
+    let mut previous: Option<&Value> = None;
+    for i in order {
+        if previous.is_none_or(|p| !p.equals(&items[i])) {
+            first[i] = true;
+        }
+        previous = Some(&items[i]);
+    }
+    first
 }
 
 /// A map or object argument.

@@ -116,9 +116,10 @@ fn read(ev: &Evaluator, path: &str) -> Result<Option<Vec<u8>>, String> {
         }
         Err(e) => return Err(failed(e)),
     };
-    read_bounded(&real, MAX_STRING_BYTES as u64)
-        .map(Some)
-        .map_err(failed)
+    let bytes = read_bounded(&real, MAX_STRING_BYTES as u64).map_err(failed)?;
+    // Reading, and then hashing, encoding or parsing what was read, is work per byte.
+    ev.spend_bytes(bytes.len())?;
+    Ok(Some(bytes))
 }
 
 /// `fileexists`: false when nothing is there, an error for anything but a regular file

@@ -95,7 +95,10 @@ pub(super) fn fileset(a: &[Value], ev: &Evaluator) -> Outcome {
         matches: Vec::new(),
         entries: 0,
     };
-    match walk.glob(start, &components(remainder), 0) {
+    let walked = walk.glob(start, &components(remainder), 0);
+    // One step per directory entry read, counted once the walk (at most MAX_ENTRIES) ends.
+    ev.spend(walk.entries as u64)?;
+    match walked {
         Ok(None) => {}
         Ok(Some(GlobError::BadPattern)) => {
             return Err(format!(

@@ -16,7 +16,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
     })
 }
 
-fn formatlist(a: &[Value], _: &crate::eval::evaluate::Evaluator) -> Outcome {
+fn formatlist(a: &[Value], ev: &crate::eval::evaluate::Evaluator) -> Outcome {
     let spec = text(a, 0)?;
     let args = &a[1..];
     let mut len: Option<(usize, usize)> = None;
@@ -37,6 +37,10 @@ fn formatlist(a: &[Value], _: &crate::eval::evaluate::Evaluator) -> Outcome {
         }
     }
     let len = len.map_or(1, |(l, _)| l);
+    // An argument that is not a list is copied into every row.
+    for v in args.iter().filter(|v| v.elements().is_none()) {
+        ev.spend_copies(v, len as u64)?;
+    }
     let mut out = Vec::with_capacity(len);
     let mut total = 0usize;
     for i in 0..len {

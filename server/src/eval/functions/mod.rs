@@ -24,6 +24,7 @@ mod glob;
 mod hash;
 mod numeric;
 mod parameters;
+mod patterns;
 mod string;
 
 use super::evaluate::{EvalError, Evaluator};
@@ -149,7 +150,11 @@ pub(super) fn call(
         return Ok(Value::Unknown);
     }
     let values: Vec<Value> = values.into_iter().map(Value::untyped).collect();
-    function(&values, ev)
+    let result = function(&values, ev);
+    if let Some(limit) = ev.limit_reached() {
+        return Err(limit);
+    }
+    result
         .and_then(|v| within_limits(&v).map(|()| v))
         .map_err(|reason| match terraform_failure(name, &reason) {
             Some(argument) => call.failed(argument, reason),
@@ -369,3 +374,6 @@ mod tests;
 
 #[cfg(test)]
 mod limits_tests;
+
+#[cfg(test)]
+mod work_tests;

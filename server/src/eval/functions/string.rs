@@ -3,7 +3,8 @@
 
 use regex::Regex;
 
-use super::{elements, integer, size_limit, text, Function, Outcome};
+use super::patterns::compile;
+use super::{element_limit, elements, integer, size_limit, text, Function, Outcome};
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::Value;
 
@@ -39,16 +40,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         "strcontains" => |a, _| Ok(Value::Bool(text(a, 0)?.contains(&*text(a, 1)?))),
         "substr" => substr,
         "join" => join,
-        "split" => |a, _| {
-            let sep = text(a, 0)?;
-            let s = text(a, 1)?;
-            let parts = if s.is_empty() {
-                vec![Value::string("")]
-            } else {
-                s.split(&*sep).map(Value::string).collect()
-            };
-            Ok(Value::List(parts))
-        },
+        "split" => split,
         "replace" => replace,
         "regex" => regex_match,
         "regexall" => regex_all,
@@ -83,15 +75,9 @@ fn substr(a: &[Value], _: &Evaluator) -> Outcome {
     } else if length == 0 {
         return Ok(Value::string(""));
     }
-    // Byte offsets just past each character.
-    let ends = |t: &str| {
-        t.char_indices()
-            .map(|(i, c)| i + c.len_utf8())
-            .collect::<Vec<_>>()
-    };
     let rest = if offset > 0 {
-        match ends(&s).get(offset as usize - 1) {
-            Some(&start) => &s[start..],
+        match char_end(&s, offset as usize - 1) {
+            Some(start) => &s[start..],
             None => return Ok(Value::string("")),
         }
     } else {
@@ -102,11 +88,32 @@ fn substr(a: &[Value], _: &Evaluator) -> Outcome {
     if length <= 0 {
         return Ok(Value::string(rest));
     }
-    let end = ends(rest)
-        .get(length as usize - 1)
-        .copied()
-        .unwrap_or(rest.len());
+    let end = char_end(rest, length as usize - 1).unwrap_or(rest.len());
     Ok(Value::string(&rest[..end]))
+}
+
+/// The byte offset just past the `n`th character (from 0) of `t`, if it has one: found by
+/// walking, not with a table of offsets eight times as large as the string.
+fn char_end(t: &str, n: usize) -> Option<usize> {
+    t.char_indices().nth(n).map(|(i, c)| i + c.len_utf8())
+}
+
+/// `split(separator, string)` as Go's `strings.Split`: an empty separator splits after
+/// each character. The parts are counted before any is made.
+fn split(a: &[Value], _: &Evaluator) -> Outcome {
+    let sep = text(a, 0)?;
+    let s = text(a, 1)?;
+    if s.is_empty() {
+        return Ok(Value::List(vec![Value::string("")]));
+    }
+    if sep.is_empty() {
+        element_limit(s.chars().count())?;
+        return Ok(Value::List(
+            s.chars().map(|c| Value::String(c.to_string())).collect(),
+        ));
+    }
+    element_limit(s.matches(&*sep).count().saturating_add(1))?;
+    Ok(Value::List(s.split(&*sep).map(Value::string).collect()))
 }
 
 /// `indent(n, s)`: `n` spaces after every line break. go-cty panics on a negative count.
@@ -146,18 +153,18 @@ fn join(a: &[Value], _: &Evaluator) -> Outcome {
 }
 
 /// A pattern written `/.../` in `replace`, as a regular expression.
-fn slashed_regex(pattern: &str) -> Option<Result<Regex, String>> {
+fn slashed_regex(pattern: &str, ev: &Evaluator) -> Option<Result<Regex, String>> {
     let inner = pattern.strip_prefix('/')?.strip_suffix('/')?;
-    Some(Regex::new(inner).map_err(|e| format!("invalid regular expression: {e}")))
+    Some(compile(inner, ev))
 }
 
-fn replace(a: &[Value], _: &Evaluator) -> Outcome {
+fn replace(a: &[Value], ev: &Evaluator) -> Outcome {
     let s = text(a, 0)?;
     let pattern = text(a, 1)?;
     let with = text(a, 2)?;
     let mut out = String::new();
     let mut last = 0;
-    match slashed_regex(&pattern) {
+    match slashed_regex(&pattern, ev) {
         Some(re) => {
             // Terraform's `$1` references are Go's, which Rust's `${1}` spells the same way
             // for the forms people write.
@@ -188,10 +195,6 @@ fn replace(a: &[Value], _: &Evaluator) -> Outcome {
     out.push_str(&s[last..]);
     size_limit(out.len())?;
     Ok(Value::String(out))
-}
-
-fn compile(a: &[Value]) -> Result<Regex, String> {
-    Regex::new(&text(a, 0)?).map_err(|e| format!("invalid regular expression: {e}"))
 }
 
 /// The result of one match: the string, the list of groups, or the object of named groups.
@@ -226,20 +229,22 @@ fn captures_value(re: &Regex, caps: &regex::Captures) -> Value {
     Value::string(caps.get(0).map_or("", |m| m.as_str()))
 }
 
-fn regex_match(a: &[Value], _: &Evaluator) -> Outcome {
-    let re = compile(a)?;
+fn regex_match(a: &[Value], ev: &Evaluator) -> Outcome {
+    let re = compile(&text(a, 0)?, ev)?;
     let s = text(a, 1)?;
     re.captures(&s)
         .map(|c| captures_value(&re, &c))
         .ok_or_else(|| "pattern did not match any part of the given string".into())
 }
 
-fn regex_all(a: &[Value], _: &Evaluator) -> Outcome {
-    let re = compile(a)?;
+fn regex_all(a: &[Value], ev: &Evaluator) -> Outcome {
+    let re = compile(&text(a, 0)?, ev)?;
     let s = text(a, 1)?;
-    Ok(Value::List(
-        re.captures_iter(&s)
-            .map(|c| captures_value(&re, &c))
-            .collect(),
-    ))
+    let mut matches = Vec::new();
+    for c in re.captures_iter(&s) {
+        // An empty pattern matches at every character: bounded as it grows.
+        element_limit(matches.len() + 1)?;
+        matches.push(captures_value(&re, &c));
+    }
+    Ok(Value::List(matches))
 }
