@@ -110,16 +110,15 @@ fn removed(block: &Block, push: &mut impl FnMut(Span, &str, String)) -> Option<R
     }
 }
 
+/// HCL's detail for an expression that is not a static reference (`AbsTraversalForExpr`).
+pub(super) const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
+
 /// The steps of a static reference; `Invalid expression` (HCL's message for an address
 /// that is not one) and `None` otherwise.
 fn static_parts(expr: &Expr, push: &mut impl FnMut(Span, &str, String)) -> Option<Vec<Part>> {
     let all = parts(expr).filter(|p| !p.iter().any(|s| matches!(s, Part::Index(None, _))));
     if all.is_none() {
-        push(
-            expr.span,
-            "Invalid expression",
-            "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.".into(),
-        );
+        push(expr.span, "Invalid expression", NOT_A_REFERENCE.into());
     }
     all
 }

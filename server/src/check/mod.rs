@@ -166,6 +166,7 @@ fn check(
     imports::check(merged, &mut out);
     endpoints::check(merged, &mut out);
     deprecations::check(merged, &mut out);
+    depends_on::decode(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);
