@@ -9,7 +9,7 @@ use super::{at, Diagnostic, Severity};
 use crate::eval::parse_references;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Dialect;
-use crate::syntax::{Attribute, Block, ExprKind, Syntax};
+use crate::syntax::{json_string_native, Attribute, Block, Expr, ExprKind, JsonKind, Syntax};
 
 /// Code of a malformed `ignore_changes`.
 pub const IGNORE_CHANGES: &str = "lifecycle-ignore-changes";
@@ -82,7 +82,8 @@ fn managed(ctx: &mut Ctx<'_>, lc: &Block, json: bool) {
             // OpenTofu 1.12 made prevent_destroy an expression evaluated at plan time.
             "prevent_destroy" if !tofu => ctx.out.extend(literal_bool(ctx.m, ctx.file, a)),
             "ignore_changes" if !json => ignore_changes(ctx, a),
-            "replace_triggered_by" if !json => replace_triggered_by(ctx, a),
+            "ignore_changes" => json_ignore_changes(ctx, a),
+            "replace_triggered_by" => replace_triggered_by(ctx, a),
             _ => {}
         }
     }
@@ -140,25 +141,30 @@ fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
 /// Each element references exactly one resource, plus at most `count.index` and
 /// `each.key` (spec §3.4). Every error is placed on its element; as in Terraform, once an
 /// element has an error the elements after it are not looked at.
+/// In the JSON syntax each element is a string holding the expression (`unwrapJSONRefExpr`).
 fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
-    let ExprKind::Tuple(items) = &a.expr.kind else {
+    let Some(items) = a.expr.static_list() else {
         ctx.push(
             Severity::Error,
             REPLACE_TRIGGERED_BY,
-            a.expr.span,
+            a.expr.start_range(),
             "Invalid expression",
             "A static list expression is required.",
         );
         return;
     };
     let before = ctx.out.len();
-    for e in items {
+    for e in &items {
         if ctx.out[before..]
             .iter()
             .any(|d| d.severity == Severity::Error)
         {
             return;
         }
+        let Some(e) = json_reference_expression(ctx, e, REPLACE_TRIGGERED_BY) else {
+            continue;
+        };
+        let e = &e;
         // Terraform's reference parser first; its errors are placed on the element.
         let parsed = parse_references(e);
         let refused: Vec<_> = parsed.iter().filter_map(|r| r.as_ref().err()).collect();
@@ -220,6 +226,98 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
                 detail,
             );
         }
+    }
+}
+
+/// The expression a JSON string holds, as Terraform's `unwrapJSONRefExpr` reads it: a
+/// value that is not a string is `Invalid reference expression`, a string that does not
+/// parse is HCL's syntax errors (both reported, `None`). A native expression is itself.
+fn json_reference_expression(ctx: &mut Ctx<'_>, e: &Expr, code: &'static str) -> Option<Expr> {
+    let ExprKind::Json(value) = &e.kind else {
+        return Some(e.clone());
+    };
+    match json_string_native(value) {
+        None if !matches!(value.kind, JsonKind::String(_)) => {
+            ctx.push(
+                Severity::Error,
+                code,
+                e.span,
+                "Invalid reference expression",
+                "A single reference string is required.",
+            );
+            None
+        }
+        None => None,
+        Some(Ok(parsed)) => Some(parsed),
+        Some(Err(errors)) => {
+            for d in errors {
+                let detail = match d.cited {
+                    Some(span) => d.detail.replace(
+                        "{range}",
+                        &super::file_range_text(ctx.m.file(ctx.file), span),
+                    ),
+                    None => d.detail,
+                };
+                ctx.push(Severity::Error, code, d.span, &d.summary, &detail);
+            }
+            None
+        }
+    }
+}
+
+/// `ignore_changes` in the JSON syntax: the keyword `all` as a string, or a list whose
+/// strings are `"*"` (refused as in the native syntax) or relative references
+/// (`hcl.RelTraversalForExpr`: anything else is HCL's `Invalid expression`).
+fn json_ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
+    if a.expr
+        .static_traversal()
+        .is_some_and(|t| matches!(&t.kind, ExprKind::Variable(id) if &*id.name == "all"))
+    {
+        return;
+    }
+    let Some(items) = a.expr.static_list() else {
+        ctx.push(
+            Severity::Error,
+            IGNORE_CHANGES,
+            a.expr.start_range(),
+            "Invalid expression",
+            "A static list expression is required.",
+        );
+        return;
+    };
+    let star = |e: &Expr| matches!(&e.kind, ExprKind::Json(v) if matches!(&v.kind, JsonKind::String(s) if &**s == "*"));
+    let mut wildcard = None;
+    let mut references = 0;
+    for e in &items {
+        if star(e) {
+            wildcard = Some(e.span);
+            ctx.push(
+                Severity::Error,
+                IGNORE_CHANGES,
+                a.expr.span,
+                "Invalid ignore_changes wildcard",
+                "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+            );
+        } else if e.static_traversal().is_some() {
+            references += 1;
+        } else {
+            ctx.push(
+                Severity::Error,
+                IGNORE_CHANGES,
+                e.span,
+                "Invalid expression",
+                super::endpoints::NOT_A_REFERENCE,
+            );
+        }
+    }
+    if let (Some(span), true) = (wildcard, references > 0) {
+        ctx.push(
+            Severity::Error,
+            IGNORE_CHANGES,
+            span,
+            "Invalid ignore_changes ruleset",
+            "Cannot mix wildcard string \"*\" with non-wildcard references.",
+        );
     }
 }
 

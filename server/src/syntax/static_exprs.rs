@@ -7,7 +7,9 @@
 //! content starts at its opening quote (not after it, as a template's does), and offsets
 //! count the unescaped characters.
 
-use super::{native, Expr, ExprKind, JsonKind, JsonValue, TraversalStep};
+use super::{
+    diagnose, native, Expr, ExprKind, JsonKind, JsonValue, Span, SyntaxDiagnostic, TraversalStep,
+};
 
 impl Expr {
     /// `hcl.ExprList`: the elements of a list written as one (a tuple, or a JSON array);
@@ -81,13 +83,7 @@ pub fn json_string_traversal(value: &JsonValue) -> Option<Expr> {
     let JsonKind::String(s) = &value.kind else {
         return None;
     };
-    // HCL's scanner skips white space (newlines too: a bare traversal is read as if in
-    // parentheses), which hcl-edit refuses around a whole expression.
-    let blank = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    let text = s.trim_start_matches(blank);
-    let parsed = hcl_edit::parser::parse_expr(text.trim_end_matches(blank)).ok()?;
-    let start = value.span.start as usize + (s.len() - text.len());
-    let parsed = native::Converter::new(start).expression(parsed);
+    let parsed = parse_placed(s, value.span.start as usize)?;
     match &parsed.kind {
         ExprKind::Variable(_) => Some(parsed),
         ExprKind::Traversal { root, steps }
@@ -101,20 +97,45 @@ pub fn json_string_traversal(value: &JsonValue) -> Option<Expr> {
 }
 
 /// A JSON string parsed as a native expression placed from its opening quote, as
-/// `hclsyntax.ParseExpression(value, filename, srcRange.Start)` places it; `None` when
-/// it is not a string or does not parse.
-pub fn json_string_native(value: &JsonValue) -> Option<Expr> {
+/// `hclsyntax.ParseExpression(value, filename, srcRange.Start)` places it: the
+/// expression, or HCL's syntax errors. `None` when the value is not a string (or is
+/// one HCL accepts that hcl-edit cannot read).
+pub fn json_string_native(value: &JsonValue) -> Option<Result<Expr, Vec<SyntaxDiagnostic>>> {
     let JsonKind::String(s) = &value.kind else {
         return None;
     };
-    let parsed = hcl_edit::parser::parse_expr(s).ok()?;
-    Some(native::Converter::new(value.span.start as usize).expression(parsed))
+    let start = value.span.start as usize;
+    let errors = diagnose::expression(s);
+    if !errors.is_empty() {
+        // The end-of-text token is one byte wide when Terraform prints it.
+        let widened = |span: Span| match span.start == span.end && span.end as usize == s.len() {
+            true => Span::new(span.start as usize, span.end as usize + 1),
+            false => span,
+        };
+        let placed = errors.into_iter().map(|d| SyntaxDiagnostic {
+            span: widened(d.span).shifted(start),
+            cited: d.cited.map(|c| c.shifted(start)),
+            ..d
+        });
+        return Some(Err(placed.collect()));
+    }
+    parse_placed(s, start).map(Ok)
+}
+
+/// `text` parsed by hcl-edit as an expression whose first character is at offset
+/// `start`. HCL's scanner skips white space (newlines too: a bare expression is read as
+/// if in parentheses), which hcl-edit refuses around a whole expression.
+fn parse_placed(text: &str, start: usize) -> Option<Expr> {
+    let blank = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let trimmed = text.trim_start_matches(blank);
+    let parsed = hcl_edit::parser::parse_expr(trimmed.trim_end_matches(blank)).ok()?;
+    let start = start + (text.len() - trimmed.len());
+    Some(native::Converter::new(start).expression(parsed))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::Span;
 
     fn string(s: &str, at: usize) -> JsonValue {
         JsonValue {
