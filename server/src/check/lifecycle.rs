@@ -4,12 +4,13 @@
 //! resources may not set. Checked block by block, as Terraform decodes them; JSON-syntax
 //! blocks, whose strings are parsed in context, are checked for booleans only.
 
+use super::json_strings::unwrap_json_reference;
 use super::literal::literal_bool;
 use super::{at, Diagnostic, Severity};
 use crate::eval::parse_references;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Dialect;
-use crate::syntax::{json_string_native, Attribute, Block, Expr, ExprKind, JsonKind, Syntax};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, JsonKind, Syntax};
 
 /// Code of a malformed `ignore_changes`.
 pub const IGNORE_CHANGES: &str = "lifecycle-ignore-changes";
@@ -161,8 +162,20 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
         {
             return;
         }
-        let Some(e) = json_reference_expression(ctx, e, REPLACE_TRIGGERED_BY) else {
-            continue;
+        let e = match unwrap_json_reference(ctx.m, ctx.file, e) {
+            Ok(e) => e,
+            Err(errors) => {
+                for (span, summary, detail) in errors {
+                    ctx.push(
+                        Severity::Error,
+                        REPLACE_TRIGGERED_BY,
+                        span,
+                        &summary,
+                        &detail,
+                    );
+                }
+                continue;
+            }
         };
         let e = &e;
         // Terraform's reference parser first; its errors are placed on the element.
@@ -225,42 +238,6 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
                 "Invalid replace_triggered_by expression",
                 detail,
             );
-        }
-    }
-}
-
-/// The expression a JSON string holds, as Terraform's `unwrapJSONRefExpr` reads it: a
-/// value that is not a string is `Invalid reference expression`, a string that does not
-/// parse is HCL's syntax errors (both reported, `None`). A native expression is itself.
-fn json_reference_expression(ctx: &mut Ctx<'_>, e: &Expr, code: &'static str) -> Option<Expr> {
-    let ExprKind::Json(value) = &e.kind else {
-        return Some(e.clone());
-    };
-    match json_string_native(value) {
-        None if !matches!(value.kind, JsonKind::String(_)) => {
-            ctx.push(
-                Severity::Error,
-                code,
-                e.span,
-                "Invalid reference expression",
-                "A single reference string is required.",
-            );
-            None
-        }
-        None => None,
-        Some(Ok(parsed)) => Some(parsed),
-        Some(Err(errors)) => {
-            for d in errors {
-                let detail = match d.cited {
-                    Some(span) => d.detail.replace(
-                        "{range}",
-                        &super::file_range_text(ctx.m.file(ctx.file), span),
-                    ),
-                    None => d.detail,
-                };
-                ctx.push(Severity::Error, code, d.span, &d.summary, &detail);
-            }
-            None
         }
     }
 }

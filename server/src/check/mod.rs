@@ -21,6 +21,7 @@ mod evaluation;
 mod functions;
 mod import_targets;
 mod imports;
+mod json_strings;
 mod lifecycle;
 mod literal;
 mod marks;
