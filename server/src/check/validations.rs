@@ -15,9 +15,11 @@
 //! child's rules when the value causes them: those the rule has with an unknown value are
 //! the child's own, reported when it is checked.
 //!
-//! Left out: rules written in JSON (Terraform reads their error messages as literals when
-//! they do not evaluate, with the `Validation error message expression is invalid`
-//! warning), values Strata does not know wholly, and calls in modules other than the root.
+//! A rule written in JSON whose error message (a string) does not evaluate has it read as
+//! written, with the `Validation error message expression is invalid` warning quoting
+//! the first error (HCL quotes every one; Strata's evaluation stops at the first).
+//!
+//! Left out: values Strata does not know wholly, and calls in modules other than the root.
 
 use super::evaluation::reportable;
 use super::marks::{Mark, Marks};
@@ -26,7 +28,7 @@ use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
 use crate::eval::{evaluate, Value};
 use crate::merge::{MergedModule, Nested, Origin, Variable};
-use crate::syntax::{Expr, Span, Syntax};
+use crate::syntax::{Expr, ExprKind, JsonKind, JsonValue, Span, Syntax};
 use crate::types::{type_mismatch, Type};
 
 /// Code of a value a variable's validation rule refuses.
@@ -79,7 +81,7 @@ pub(super) fn check(m: &MergedModule, children: ChildModules<'_>, out: &mut Vec<
             if variable.validations.is_empty() {
                 continue;
             }
-            let Some((value, argument)) = final_value(m, &scope, call, &child, variable) else {
+            let Some((value, argument)) = final_value(&scope, call, &child, variable) else {
                 continue;
             };
             let value_at = match argument {
@@ -105,9 +107,7 @@ impl Rules<'_> {
         let scope = WalkScope::with_variable(self.module, name, value);
         let unknown = WalkScope::new(self.module);
         for rule in &self.variable.validations {
-            if self.module.file(rule.file).syntax.syntax == Syntax::Json {
-                continue;
-            }
+            let json = self.module.file(rule.file).syntax.syntax == Syntax::Json;
             let (Some(condition), Some(message)) = (
                 rule.block.body.attribute("condition"),
                 rule.block.body.attribute("error_message"),
@@ -115,7 +115,10 @@ impl Rules<'_> {
                 continue;
             };
             let condition_value = self.evaluate(&condition.expr, rule, &scope, &unknown, out);
-            let message_value = self.evaluate(&message.expr, rule, &scope, &unknown, out);
+            let message_value = match json {
+                true => self.json_message(&message.expr, rule, &scope, &unknown, out),
+                false => self.evaluate(&message.expr, rule, &scope, &unknown, out),
+            };
             let Some(Value::Bool(false)) = condition_value.map(|c| match c.to_bool() {
                 Some(b) if c.is_known() => Value::Bool(b),
                 _ => Value::Unknown,
@@ -151,6 +154,52 @@ impl Rules<'_> {
             }
         }
         None
+    }
+
+    /// The value of an error message written in JSON: a string that does not evaluate
+    /// is taken as it is written, with the `Validation error message expression is
+    /// invalid` warning quoting the error (Terraform's compatibility with rules written
+    /// before messages were templates).
+    fn json_message(
+        &self,
+        expr: &Expr,
+        rule: &Nested,
+        scope: &WalkScope<'_>,
+        unknown: &WalkScope<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<Value> {
+        let literal = match &expr.kind {
+            ExprKind::Json(JsonValue {
+                kind: JsonKind::String(s),
+                ..
+            }) => s,
+            _ => return self.evaluate(expr, rule, scope, unknown, out),
+        };
+        let error = match evaluate(expr, scope) {
+            Ok(v) => return Some(v),
+            Err(e) => e,
+        };
+        let origin = Origin {
+            file: rule.file,
+            span: error.span,
+        };
+        // HCL's `Diagnostics.Error()`: the subject, summary and detail of the first error.
+        let quoted = format!(
+            "{}: {}; {}",
+            range_text(self.module, origin),
+            error.summary,
+            error.detail
+        );
+        let mut warning = self.in_rule(
+            rule,
+            expr.span,
+            VARIABLE_VALIDATION,
+            "Validation error message expression is invalid".into(),
+            format!("The error message provided could not be evaluated as an expression, so Terraform is interpreting it as a string literal.\n\nIn future versions of Terraform, this will be considered an error. Please file a GitHub issue if this would break your workflow.\n\n{quoted}"),
+        );
+        warning.severity = Severity::Warning;
+        out.push(warning);
+        Some(Value::String(literal.to_string()))
     }
 
     /// The text of a known error message, or `None` (reported) when it cannot be shown.
