@@ -25,6 +25,30 @@ impl Expr {
         }
     }
 
+    /// `hcl.ExprMap`: the keys and values of a map written as one (an object, or a JSON
+    /// object, whose keys are strings at their names); `None` when it is not.
+    pub fn static_map(&self) -> Option<Vec<(Expr, Expr)>> {
+        match &self.kind {
+            ExprKind::Object(items) => Some(items.clone()),
+            ExprKind::Json(JsonValue {
+                kind: JsonKind::Object(props),
+                ..
+            }) => Some(
+                props
+                    .iter()
+                    .map(|(name, value)| {
+                        let key = JsonValue {
+                            span: name.span,
+                            kind: JsonKind::String(name.name.clone()),
+                        };
+                        (json_expr(&key), json_expr(value))
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
     /// `hcl.AbsTraversalForExpr`: the reference this expression is, as a traversal
     /// expression (a native traversal itself, or a JSON string parsed as one); `None`
     /// when it is not one (HCL's `Invalid expression`, over the whole expression).
