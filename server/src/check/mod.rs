@@ -202,7 +202,17 @@ fn check(
         return out;
     }
     // The validate walk: references and values, kept as far as each evaluation gets.
-    let walk_start = out.len();
+    out.extend(walk(merged, children, role));
+    out.extend(calls);
+    out
+}
+
+/// The validate walk of a module whose configuration loaded: references and values, kept
+/// as far as each evaluation gets, without what Terraform never reaches once an object
+/// failed (`upstream.rs`, which also walks a child module this way to learn which of its
+/// outputs failed).
+fn walk(merged: &MergedModule, children: ChildModules<'_>, role: Role) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     if role == Role::Root {
         root_outputs::check(merged, &mut out);
     }
@@ -213,7 +223,7 @@ fn check(
     evaluation::check(merged, &mut out);
     ephemeral::check(merged, role == Role::Called, &mut out);
     if crate::cancel::requested() {
-        return out;
+        return out; // A partial result, which the caller discards.
     }
     references::check(merged, children, &mut out);
     if role == Role::Root {
@@ -225,18 +235,10 @@ fn check(
     resource_types::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);
     depends_on::check(merged, &mut out);
-    let walked = out.split_off(walk_start);
-    let reached = import_targets::check(merged, stages::apply(merged, walked));
+    let reached = import_targets::check(merged, stages::apply(merged, out));
     let reached = schemas::redundant_ignore_changes(merged, reached);
     let unsupported = resource_types::unsupported(merged);
-    out.extend(upstream::skip_dependents(
-        merged,
-        children,
-        reached,
-        &unsupported,
-    ));
-    out.extend(calls);
-    out
+    upstream::skip_dependents(merged, children, reached, &unsupported)
 }
 
 /// The configuration errors Terraform reports only when it plans, not when it validates
