@@ -100,6 +100,51 @@ pub struct Related {
 }
 
 impl Diagnostic {
+    /// A diagnostic Terraform gives no source range at all: `validate -json` prints it
+    /// without a `range`, the text output without a place. The editor shows it at its
+    /// first related place, or at the start of the module's first file.
+    pub fn without_range(
+        severity: Severity,
+        code: &'static str,
+        summary: String,
+        detail: String,
+    ) -> Self {
+        Diagnostic {
+            severity,
+            summary,
+            detail,
+            path: PathBuf::new(),
+            span: Span::default(),
+            code,
+            related: Vec::new(),
+        }
+    }
+
+    /// A diagnostic Terraform places in no file, at its zero range (`validate -json`
+    /// prints an empty file name at line 0): the lookups that follow some invalid
+    /// references, a rule that fails on a variable's default value.
+    pub fn at_zero_range(
+        severity: Severity,
+        code: &'static str,
+        summary: String,
+        detail: String,
+    ) -> Self {
+        Diagnostic {
+            span: Span::new(0, 1),
+            ..Self::without_range(severity, code, summary, detail)
+        }
+    }
+
+    /// Whether it is in no file (either of the two forms above).
+    pub fn is_placeless(&self) -> bool {
+        self.path.as_os_str().is_empty()
+    }
+
+    /// Whether Terraform prints it with a range (a file's, or the zero range).
+    pub fn has_range(&self) -> bool {
+        !self.is_placeless() || self.span != Span::default()
+    }
+
     /// The same diagnostic with a related place of the merged module added.
     pub fn with_related(mut self, merged: &MergedModule, origin: Origin, message: &str) -> Self {
         self.related.push(Related {

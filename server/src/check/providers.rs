@@ -56,6 +56,22 @@ fn provider_block(ctx: &mut Ctx<'_>, block: &Block) {
     if let Some(name) = block.label(0) {
         local_name(ctx, name, header_span(block));
     }
+    if let Some(alias) = block.body.attribute("alias") {
+        let (errors, name) = super::literal::literal_string(ctx.m, ctx.file, alias);
+        ctx.out.extend(errors);
+        // Terraform gives this one no source range.
+        if !crate::schema::is_identifier(&name) {
+            ctx.out.push(Diagnostic::without_range(
+                Severity::Error,
+                PROVIDER_REFERENCE,
+                "Invalid provider configuration alias".into(),
+                format!(
+                    "An alias must be a valid name. {}",
+                    super::decode::BAD_IDENTIFIER
+                ),
+            ));
+        }
+    }
     if let Some(version) = block.body.attribute("version") {
         ctx.push(
             Severity::Warning,

@@ -22,13 +22,14 @@
 //! Left out: values Strata does not know wholly, and calls in modules other than the root.
 
 use super::evaluation::reportable;
+use super::functions::call_problem;
 use super::marks::{Mark, Marks};
 use super::module_arguments::{final_value, in_caller_terms, local_calls};
 use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
 use crate::eval::{evaluate, Value};
 use crate::merge::{MergedModule, Nested, Origin, Variable};
-use crate::syntax::{Expr, ExprKind, JsonKind, JsonValue, Span, Syntax};
+use crate::syntax::{json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, Syntax};
 use crate::types::{type_mismatch, Type};
 
 /// Code of a value a variable's validation rule refuses.
@@ -179,17 +180,27 @@ impl Rules<'_> {
             Ok(v) => return Some(v),
             Err(e) => e,
         };
+        // A call HCL rejects is its first error; otherwise evaluation's.
+        let mut call = None;
+        if let ExprKind::Json(value) = &expr.kind {
+            if let Some(template) = json_string_template(value) {
+                template.walk(&mut |e| {
+                    if call.is_none() {
+                        call = call_problem(self.module, e);
+                    }
+                });
+            }
+        }
+        let (span, summary, detail) = match call {
+            Some((span, summary, detail)) => (span, summary.to_string(), detail),
+            None => (error.span, error.summary, error.detail),
+        };
         let origin = Origin {
             file: rule.file,
-            span: error.span,
+            span,
         };
         // HCL's `Diagnostics.Error()`: the subject, summary and detail of the first error.
-        let quoted = format!(
-            "{}: {}; {}",
-            range_text(self.module, origin),
-            error.summary,
-            error.detail
-        );
+        let quoted = format!("{}: {summary}; {detail}", (self.rule_path)(origin));
         let mut warning = self.in_rule(
             rule,
             expr.span,
@@ -264,15 +275,9 @@ impl Rules<'_> {
                 summary,
                 detail,
             ),
-            ValueAt::Nowhere => Diagnostic {
-                severity: Severity::Error,
-                summary,
-                detail,
-                path: std::path::PathBuf::new(),
-                span: Span::default(),
-                code: VARIABLE_VALIDATION,
-                related: Vec::new(),
-            },
+            ValueAt::Nowhere => {
+                Diagnostic::at_zero_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
+            }
         });
     }
 
