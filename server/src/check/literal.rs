@@ -116,20 +116,17 @@ pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnosti
         None => None,
     };
     if let Some(problem) = problem {
-        let origin = Origin {
-            file,
-            span: a.expr.span,
-        };
-        out.push(at(
-            m,
-            origin,
-            Severity::Error,
-            LITERAL_VALUE,
-            "Unsuitable value type".into(),
-            format!("Unsuitable value: {problem}"),
-        ));
+        out.push(unsuitable(m, file, a.expr.span, &problem));
     }
     out
+}
+
+/// gohcl's `Unsuitable value type` for a value that does not decode.
+fn unsuitable(m: &MergedModule, file: u32, span: Span, problem: &str) -> Diagnostic {
+    let origin = Origin { file, span };
+    let detail = format!("Unsuitable value: {problem}");
+    let summary = "Unsuitable value type".to_string();
+    at(m, origin, Severity::Error, LITERAL_VALUE, summary, detail)
 }
 
 /// A string decoded without any evaluation context (`gohcl.DecodeExpression` into a
@@ -147,18 +144,7 @@ pub fn literal_string(m: &MergedModule, file: u32, a: &Attribute) -> (Vec<Diagno
         None => (String::new(), None),
     };
     if let Some(problem) = problem {
-        let origin = Origin {
-            file,
-            span: a.expr.start_range(),
-        };
-        out.push(at(
-            m,
-            origin,
-            Severity::Error,
-            LITERAL_VALUE,
-            "Unsuitable value type".into(),
-            format!("Unsuitable value: {problem}"),
-        ));
+        out.push(unsuitable(m, file, a.expr.start_range(), problem));
     }
     (out, text)
 }

@@ -120,18 +120,14 @@ impl Diagnostic {
         }
     }
 
-    /// A diagnostic Terraform places in no file, at its zero range (`validate -json`
-    /// prints an empty file name at line 0): the lookups that follow some invalid
-    /// references, a rule that fails on a variable's default value.
-    pub fn at_zero_range(
-        severity: Severity,
-        code: &'static str,
-        summary: String,
-        detail: String,
-    ) -> Self {
+    /// The same diagnostic placed, as Terraform places some, in no file but at its zero
+    /// range (`validate -json` prints an empty file name at line 0): the lookups that
+    /// follow some invalid references, a rule that fails on a variable's default value.
+    pub fn at_zero_range(self) -> Self {
         Diagnostic {
+            path: PathBuf::new(),
             span: Span::new(0, 1),
-            ..Self::without_range(severity, code, summary, detail)
+            ..self
         }
     }
 

@@ -60,10 +60,7 @@ fn unnamed_lookup(m: &MergedModule, e: &RefError, scope: Scope) -> Option<Diagno
         }
         _ => super::contexts::attribute_problem(root, "", scope)?,
     };
-    Some(Diagnostic::at_zero_range(
-        Severity::Error,
-        UNNAMED_OBJECT,
-        summary,
-        detail,
-    ))
+    Some(
+        Diagnostic::without_range(Severity::Error, UNNAMED_OBJECT, summary, detail).at_zero_range(),
+    )
 }

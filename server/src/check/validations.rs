@@ -116,9 +116,9 @@ impl Rules<'_> {
                 continue;
             };
             let condition_value = self.evaluate(&condition.expr, rule, &scope, &unknown, out);
-            let message_value = match json {
-                true => self.json_message(&message.expr, rule, &scope, &unknown, out),
-                false => self.evaluate(&message.expr, rule, &scope, &unknown, out),
+            let message_value = match json_string(&message.expr).filter(|_| json) {
+                Some(literal) => self.json_message((&message.expr, literal), rule, &scope, out),
+                None => self.evaluate(&message.expr, rule, &scope, &unknown, out),
             };
             let Some(Value::Bool(false)) = condition_value.map(|c| match c.to_bool() {
                 Some(b) if c.is_known() => Value::Bool(b),
@@ -163,19 +163,11 @@ impl Rules<'_> {
     /// before messages were templates).
     fn json_message(
         &self,
-        expr: &Expr,
+        (expr, literal): (&Expr, &str),
         rule: &Nested,
         scope: &WalkScope<'_>,
-        unknown: &WalkScope<'_>,
         out: &mut Vec<Diagnostic>,
     ) -> Option<Value> {
-        let literal = match &expr.kind {
-            ExprKind::Json(JsonValue {
-                kind: JsonKind::String(s),
-                ..
-            }) => s,
-            _ => return self.evaluate(expr, rule, scope, unknown, out),
-        };
         let error = match evaluate(expr, scope) {
             Ok(v) => return Some(v),
             Err(e) => e,
@@ -276,7 +268,8 @@ impl Rules<'_> {
                 detail,
             ),
             ValueAt::Nowhere => {
-                Diagnostic::at_zero_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
+                Diagnostic::without_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
+                    .at_zero_range()
             }
         });
     }
@@ -295,5 +288,16 @@ impl Rules<'_> {
             span,
         };
         at(self.module, origin, Severity::Error, code, summary, detail)
+    }
+}
+
+/// The text of a JSON string value, as written.
+fn json_string(expr: &Expr) -> Option<&str> {
+    match &expr.kind {
+        ExprKind::Json(JsonValue {
+            kind: JsonKind::String(s),
+            ..
+        }) => Some(s),
+        _ => None,
     }
 }
