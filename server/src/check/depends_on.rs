@@ -1,10 +1,13 @@
-//! `depends_on` as Terraform's validate walk reads it (`validateDependsOn`, for
-//! resources, data sources, outputs and module calls): every element is parsed as a
-//! reference (`Invalid reference`, ...), one that goes past the object it names is
-//! `Invalid depends_on reference` at the part after the object, and each element is
-//! looked up as Terraform evaluates a lone reference (undeclared objects, instance keys,
-//! scoped data sources, `count`/`each`/`path`/`terraform` without any instance) only as
-//! long as the list has had no error: after the first one, the rest is only parsed.
+//! `depends_on` lists, in both syntaxes. When Terraform loads them (`DecodeDependsOn`),
+//! a list must be written as one and each element as a static reference (in the JSON
+//! syntax, a string holding one), or it is HCL's `Invalid expression`. Its validate walk
+//! (`validateDependsOn`, for resources, data sources, outputs and module calls) then
+//! parses every element as a reference (`Invalid reference`, ...), one that goes past the
+//! object it names is `Invalid depends_on reference` at the part after the object, and
+//! each element is looked up as Terraform evaluates a lone reference (undeclared objects,
+//! instance keys, scoped data sources, `count`/`each`/`path`/`terraform` without any
+//! instance) only as long as the list has had no error: after the first one, the rest is
+//! only parsed.
 
 use super::contexts::attribute_problem;
 use super::evaluated::Scope;
@@ -13,10 +16,57 @@ use super::references::{scoped_data, Names, Objects};
 use super::{at, Diagnostic, Severity};
 use crate::eval::{parse_references, Reference};
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Expr, ExprKind, Span, Syntax};
+use crate::syntax::{Block, Expr, ExprKind, Span};
 
 /// Code of a `depends_on` element Terraform rejects.
 pub const DEPENDS_ON: &str = "invalid-depends-on";
+
+/// The blocks whose `depends_on` Terraform decodes: every file's resources, data
+/// sources, ephemeral resources, module calls and outputs, and the data sources nested
+/// in `check` blocks.
+pub(super) fn decode(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+    for (fi, file) in m.files.iter().enumerate() {
+        for block in &file.syntax.body.blocks {
+            let nested: Vec<&Block> = match &*block.kind.name {
+                "resource" | "data" | "ephemeral" | "module" | "output" => vec![block],
+                "check" => block.body.blocks_of("data").map(|b| &**b).collect(),
+                _ => continue,
+            };
+            for b in nested {
+                if let Some(a) = b.body.attribute("depends_on") {
+                    decode_list(m, fi as u32, &a.expr, out);
+                }
+            }
+        }
+    }
+}
+
+/// One list as `DecodeDependsOn` reads it. Quoted native strings are the deprecated
+/// form (`deprecations.rs`); native templates are left to the walk.
+fn decode_list(m: &MergedModule, file: u32, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    let mut push = |span: Span, detail: &str| {
+        let origin = Origin { file, span };
+        let summary = "Invalid expression".to_string();
+        out.push(at(
+            m,
+            origin,
+            Severity::Error,
+            DEPENDS_ON,
+            summary,
+            detail.into(),
+        ));
+    };
+    let Some(items) = expr.static_list() else {
+        push(expr.start_range(), "A static list expression is required.");
+        return;
+    };
+    for item in &items {
+        let quoted = matches!(item.kind, ExprKind::String(_) | ExprKind::Template(_));
+        if !quoted && item.static_traversal().is_none() {
+            push(item.span, super::endpoints::NOT_A_REFERENCE);
+        }
+    }
+}
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     let scoped = scoped_data(m);
@@ -51,11 +101,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
 /// One `depends_on` list of file `file`.
 fn list(objects: &Objects<'_>, file: u32, expr: &Expr, out: &mut Vec<Diagnostic>) {
     let m = objects.m;
-    // JSON strings are read in context; Strata does not yet.
-    if m.file(file).syntax.syntax == Syntax::Json {
-        return;
-    }
-    let ExprKind::Tuple(items) = &expr.kind else {
+    let Some(items) = expr.static_list() else {
         return;
     };
     let mut failed = false;
@@ -64,9 +110,17 @@ fn list(objects: &Objects<'_>, file: u32, expr: &Expr, out: &mut Vec<Diagnostic>
         let origin = Origin { file, span };
         out.push(at(m, origin, Severity::Error, DEPENDS_ON, summary, detail));
     };
-    for item in items {
+    for item in &items {
+        // A JSON string is the reference it holds; one that holds none is the loader's.
+        let item = match item.is_json() {
+            true => match item.static_traversal() {
+                Some(traversal) => traversal,
+                None => continue,
+            },
+            false => item.clone(),
+        };
         // Quoted references (deprecated) and anything but a traversal are the loader's.
-        let [parsed] = &parse_references(item)[..] else {
+        let [parsed] = &parse_references(&item)[..] else {
             continue;
         };
         let r = match parsed {

@@ -6,14 +6,14 @@
 use super::addresses::{parse_resource_instance, parts, Part};
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Block, Expr, Span, Syntax};
+use crate::syntax::{Block, Expr, Span};
 
 /// Code of an address Terraform cannot use in a `moved` or `removed` block.
 pub const ENDPOINT: &str = "invalid-endpoint";
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
+    for fi in 0..m.files.len() {
+        if m.is_override_file(fi as u32) {
             continue; // Override files may not hold these blocks (overrides.rs).
         }
         let file = fi as u32;
@@ -44,13 +44,14 @@ fn moved(block: &Block, push: &mut impl FnMut(Span, &str, String)) {
         let Some(a) = block.body.attribute(arg) else {
             continue;
         };
-        let Some(all) = static_parts(&a.expr, push) else {
+        let expr = as_reference(&a.expr);
+        let Some(all) = static_parts(&expr, push) else {
             continue;
         };
         if module_only(&all) {
             continue;
         }
-        if let Err((span, detail)) = parse_resource_instance(&a.expr) {
+        if let Err((span, detail)) = parse_resource_instance(&expr) {
             push(span, "Invalid address", detail);
         }
     }
@@ -72,7 +73,7 @@ pub(super) fn removes(block: &Block) -> Option<Removes> {
 
 fn removed(block: &Block, push: &mut impl FnMut(Span, &str, String)) -> Option<Removes> {
     let a = block.body.attribute("from")?;
-    let all = static_parts(&a.expr, push)?;
+    let all = static_parts(&as_reference(&a.expr), push)?;
     let mut rest = &all[..];
     while let [Part::Name(word, _), Part::Name(_, _), tail @ ..] = rest {
         if word != "module" {
@@ -110,16 +111,24 @@ fn removed(block: &Block, push: &mut impl FnMut(Span, &str, String)) -> Option<R
     }
 }
 
+/// An address as `hcl.AbsTraversalForExpr` reads it: a JSON string is the traversal it
+/// holds (or stays a string, which is not a reference).
+pub(super) fn as_reference(expr: &Expr) -> Expr {
+    match expr.is_json() {
+        true => expr.static_traversal().unwrap_or_else(|| expr.clone()),
+        false => expr.clone(),
+    }
+}
+
+/// HCL's detail for an expression that is not a static reference (`AbsTraversalForExpr`).
+pub(super) const NOT_A_REFERENCE: &str = "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.";
+
 /// The steps of a static reference; `Invalid expression` (HCL's message for an address
 /// that is not one) and `None` otherwise.
 fn static_parts(expr: &Expr, push: &mut impl FnMut(Span, &str, String)) -> Option<Vec<Part>> {
     let all = parts(expr).filter(|p| !p.iter().any(|s| matches!(s, Part::Index(None, _))));
     if all.is_none() {
-        push(
-            expr.span,
-            "Invalid expression",
-            "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.".into(),
-        );
+        push(expr.span, "Invalid expression", NOT_A_REFERENCE.into());
     }
     all
 }

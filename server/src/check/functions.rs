@@ -9,7 +9,7 @@ use super::evaluated::Walked;
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
 use crate::schema::{function, functions};
-use crate::syntax::{ExprKind, Span};
+use crate::syntax::{Expr, ExprKind, Span};
 
 /// Code of a function call HCL rejects.
 pub const FUNCTION_CALL: &str = "invalid-function-call";
@@ -18,75 +18,91 @@ pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnos
     for visit in walked.iter() {
         let place = visit.place();
         visit.expr.walk(&mut |e| {
-            let ExprKind::FuncCall {
-                name,
-                args,
-                expand_final,
-            } = &e.kind
-            else {
-                return;
-            };
-            if name.name.starts_with("provider::") {
-                return;
-            }
-            let mut push = |span: Span, summary: &str, detail: String| {
+            if let Some((span, summary, detail)) = call_problem(m, e) {
                 let origin = Origin {
                     file: place.file,
                     span,
                 };
-                out.push(at(m, origin, Severity::Error, FUNCTION_CALL, summary.into(), detail));
-            };
-            let bare = name.name.strip_prefix("core::").unwrap_or(&name.name);
-            if let Some(replacement) = removed(bare) {
-                // Terraform keeps these names only to explain that they are gone.
-                let open = e.span.start as usize + name.name.len();
-                push(
-                    Span::new(name.span.start as usize, open + 1),
-                    "Error in function call",
-                    format!("Call to function {:?} failed: the {bare:?} function was deprecated in Terraform v0.12 and is no longer available; {replacement}.", name.name),
-                );
-                return;
-            }
-            let Some(f) = function(&name.name, m.dialect) else {
-                let names: Vec<&str> = functions(m.dialect).map(|f| f.name.as_str()).collect();
-                let hint = crate::text::names::first_close_name(&name.name, &names)
-                    .map(|s| format!(" Did you mean {s:?}?"))
-                    .unwrap_or_default();
-                push(
-                    name.span,
-                    "Call to unknown function",
-                    format!("There is no function named {:?}.{hint}", name.name),
-                );
-                return;
-            };
-            let (Some(params), false) = (&f.parameters, *expand_final) else {
-                return;
-            };
-            if args.len() < params.len() {
-                let at_least = if f.variadic.is_some() { " at least" } else { "" };
-                let close = e.span.end.saturating_sub(1) as usize;
-                push(
-                    Span::new(close, close + 1),
-                    "Not enough function arguments",
-                    format!(
-                        "Function {:?} expects{at_least} {} argument(s). Missing value for {:?}.",
-                        name.name,
-                        params.len(),
-                        params[args.len()].name
-                    ),
-                );
-            } else if f.variadic.is_none() && args.len() > params.len() {
-                push(
-                    args[params.len()].start_range(),
-                    "Too many function arguments",
-                    format!(
-                        "Function {:?} expects only {} argument(s).",
-                        name.name,
-                        params.len()
-                    ),
-                );
+                out.push(at(
+                    m,
+                    origin,
+                    Severity::Error,
+                    FUNCTION_CALL,
+                    summary.into(),
+                    detail,
+                ));
             }
         });
+    }
+}
+
+/// What HCL reports when it evaluates `e`, a function call it rejects: where, summary,
+/// detail. `None` for anything else.
+pub(super) fn call_problem(m: &MergedModule, e: &Expr) -> Option<(Span, &'static str, String)> {
+    let ExprKind::FuncCall {
+        name,
+        args,
+        expand_final,
+    } = &e.kind
+    else {
+        return None;
+    };
+    if name.name.starts_with("provider::") {
+        return None;
+    }
+    let bare = name.name.strip_prefix("core::").unwrap_or(&name.name);
+    if let Some(replacement) = removed(bare) {
+        // Terraform keeps these names only to explain that they are gone.
+        let open = e.span.start as usize + name.name.len();
+        return Some((
+            Span::new(name.span.start as usize, open + 1),
+            "Error in function call",
+            format!("Call to function {:?} failed: the {bare:?} function was deprecated in Terraform v0.12 and is no longer available; {replacement}.", name.name),
+        ));
+    }
+    let Some(f) = function(&name.name, m.dialect) else {
+        let names: Vec<&str> = functions(m.dialect).map(|f| f.name.as_str()).collect();
+        let hint = crate::text::names::first_close_name(&name.name, &names)
+            .map(|s| format!(" Did you mean {s:?}?"))
+            .unwrap_or_default();
+        return Some((
+            name.span,
+            "Call to unknown function",
+            format!("There is no function named {:?}.{hint}", name.name),
+        ));
+    };
+    let (Some(params), false) = (&f.parameters, *expand_final) else {
+        return None;
+    };
+    if args.len() < params.len() {
+        let at_least = if f.variadic.is_some() {
+            " at least"
+        } else {
+            ""
+        };
+        let close = e.span.end.saturating_sub(1) as usize;
+        Some((
+            Span::new(close, close + 1),
+            "Not enough function arguments",
+            format!(
+                "Function {:?} expects{at_least} {} argument(s). Missing value for {:?}.",
+                name.name,
+                params.len(),
+                params[args.len()].name
+            ),
+        ))
+    } else if f.variadic.is_none() && args.len() > params.len() {
+        Some((
+            args[params.len()].start_range(),
+            "Too many function arguments",
+            format!(
+                "Function {:?} expects only {} argument(s).",
+                name.name,
+                params.len()
+            ),
+        ))
+    } else {
+        None
     }
 }
 

@@ -22,7 +22,7 @@ use super::addresses::{parts, Part};
 use super::{at, Diagnostic, Severity};
 use crate::eval::{evaluate, references, EvalError, Scope, Value};
 use crate::merge::{strip_instance_keys, MergedModule, Mode, Origin, ResourceKey};
-use crate::syntax::{Block, Expr, ExprKind, Span, Syntax, TraversalStep};
+use crate::syntax::{json_string_native, Block, Expr, ExprKind, Span, TraversalStep};
 
 /// Code of an import block the validate walk rejects.
 pub const IMPORT_TARGET: &str = "invalid-import-target";
@@ -86,9 +86,9 @@ struct Import<'a> {
     type_name: String,
     name: String,
     /// The `to` expression.
-    to: &'a Expr,
+    to: Expr,
     /// The index of `to`, if it has one.
-    index: Option<&'a Expr>,
+    index: Option<Expr>,
     /// A legacy `.0` index.
     legacy_index: Option<u64>,
 }
@@ -96,7 +96,7 @@ struct Import<'a> {
 fn imports(m: &MergedModule) -> Vec<Import<'_>> {
     let mut out = Vec::new();
     for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
+        if m.is_override_file(fi as u32) {
             continue;
         }
         for block in file.syntax.body.blocks_of("import") {
@@ -110,7 +110,13 @@ fn imports(m: &MergedModule) -> Vec<Import<'_>> {
 
 fn import(file: u32, block: &Block) -> Option<Import<'_>> {
     let to = &block.body.attribute("to")?.expr;
-    let all = parts(to)?;
+    // In the JSON syntax, `to` is a string holding the expression (`unwrapJSONRefExpr`;
+    // one that does not parse is the loader's error).
+    let to = match &to.kind {
+        ExprKind::Json(value) => json_string_native(value)?.ok()?,
+        _ => to.clone(),
+    };
+    let all = parts(&to)?;
     let names: Vec<&str> = all
         .iter()
         .map_while(|p| match p {
@@ -125,7 +131,7 @@ fn import(file: u32, block: &Block) -> Option<Import<'_>> {
     };
     let (index, legacy_index) = match &to.kind {
         ExprKind::Traversal { steps, .. } if module.is_none() => match steps.get(1..) {
-            Some([TraversalStep::Index(e)]) => (Some(e), None),
+            Some([TraversalStep::Index(e)]) => (Some(e.clone()), None),
             Some([TraversalStep::LegacyIndex(n, _)]) => (None, Some(*n)),
             Some([]) => (None, None),
             _ => return None,
@@ -153,7 +159,7 @@ fn undeclared_module(m: &MergedModule, i: &Import<'_>) -> Option<Diagnostic> {
     if m.module_calls.contains_key(call) {
         return None;
     }
-    let names: Vec<String> = parts(i.to)?
+    let names: Vec<String> = parts(&i.to)?
         .into_iter()
         .filter_map(|p| match p {
             Part::Name(n, _) => Some(n),
@@ -250,7 +256,7 @@ impl Import<'_> {
         }
         let config = self.config(m);
         let Some(for_each) = self.block.body.attribute("for_each").map(|a| &a.expr) else {
-            let key = match (self.index, self.legacy_index) {
+            let key = match (&self.index, self.legacy_index) {
                 (None, None) => Key::None,
                 (_, Some(_)) => Key::Int,
                 (Some(e), _) => key_of(&evaluate(e, &Constants { m, each: None })),
@@ -284,7 +290,7 @@ impl Import<'_> {
                 m,
                 each: Some(pair),
             };
-            let key = match self.index {
+            let key = match &self.index {
                 Some(e) => key_of(&evaluate(e, &scope)),
                 None => Key::None,
             };

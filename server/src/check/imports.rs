@@ -4,9 +4,10 @@
 //! per resource instance.
 
 use super::addresses::parse_resource_instance;
+use super::json_strings::unwrap_json_reference;
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
-use crate::syntax::{Block, Span, Syntax};
+use crate::syntax::{Block, Span};
 
 /// Code of an import block Terraform rejects.
 pub const IMPORT: &str = "invalid-import";
@@ -14,7 +15,7 @@ pub const IMPORT: &str = "invalid-import";
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<(String, u32, Span)> = Vec::new();
     for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json || m.is_override_file(fi as u32) {
+        if m.is_override_file(fi as u32) {
             continue;
         }
         for block in file.syntax.body.blocks_of("import") {
@@ -43,7 +44,16 @@ fn import(
     let Some(to) = block.body.attribute("to") else {
         return;
     };
-    let target = match parse_resource_instance(&to.expr) {
+    let to_expr = match unwrap_json_reference(m, file, &to.expr) {
+        Ok(e) => e,
+        Err(errors) => {
+            for (span, summary, detail) in errors {
+                push(span, summary, detail);
+            }
+            return;
+        }
+    };
+    let target = match parse_resource_instance(&to_expr) {
         Ok(t) => t,
         Err((span, detail)) => {
             push(span, "Invalid address".into(), detail);
@@ -80,7 +90,7 @@ fn import(
         );
         let resource = &target.resource;
         push(
-            to.expr.span,
+            to_expr.span,
             format!("Duplicate import configuration for {resource:?}"),
             format!("An import block for the resource {resource:?} was already declared at {first}. A resource can have only one import block."),
         );

@@ -4,12 +4,13 @@
 //! resources may not set. Checked block by block, as Terraform decodes them; JSON-syntax
 //! blocks, whose strings are parsed in context, are checked for booleans only.
 
+use super::json_strings::unwrap_json_reference;
 use super::literal::literal_bool;
 use super::{at, Diagnostic, Severity};
 use crate::eval::parse_references;
 use crate::merge::{MergedModule, Origin};
 use crate::module::Dialect;
-use crate::syntax::{Attribute, Block, ExprKind, Syntax};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, JsonKind, Syntax};
 
 /// Code of a malformed `ignore_changes`.
 pub const IGNORE_CHANGES: &str = "lifecycle-ignore-changes";
@@ -82,7 +83,8 @@ fn managed(ctx: &mut Ctx<'_>, lc: &Block, json: bool) {
             // OpenTofu 1.12 made prevent_destroy an expression evaluated at plan time.
             "prevent_destroy" if !tofu => ctx.out.extend(literal_bool(ctx.m, ctx.file, a)),
             "ignore_changes" if !json => ignore_changes(ctx, a),
-            "replace_triggered_by" if !json => replace_triggered_by(ctx, a),
+            "ignore_changes" => json_ignore_changes(ctx, a),
+            "replace_triggered_by" => replace_triggered_by(ctx, a),
             _ => {}
         }
     }
@@ -140,25 +142,42 @@ fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
 /// Each element references exactly one resource, plus at most `count.index` and
 /// `each.key` (spec §3.4). Every error is placed on its element; as in Terraform, once an
 /// element has an error the elements after it are not looked at.
+/// In the JSON syntax each element is a string holding the expression (`unwrapJSONRefExpr`).
 fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
-    let ExprKind::Tuple(items) = &a.expr.kind else {
+    let Some(items) = a.expr.static_list() else {
         ctx.push(
             Severity::Error,
             REPLACE_TRIGGERED_BY,
-            a.expr.span,
+            a.expr.start_range(),
             "Invalid expression",
             "A static list expression is required.",
         );
         return;
     };
     let before = ctx.out.len();
-    for e in items {
+    for e in &items {
         if ctx.out[before..]
             .iter()
             .any(|d| d.severity == Severity::Error)
         {
             return;
         }
+        let e = match unwrap_json_reference(ctx.m, ctx.file, e) {
+            Ok(e) => e,
+            Err(errors) => {
+                for (span, summary, detail) in errors {
+                    ctx.push(
+                        Severity::Error,
+                        REPLACE_TRIGGERED_BY,
+                        span,
+                        &summary,
+                        &detail,
+                    );
+                }
+                continue;
+            }
+        };
+        let e = &e;
         // Terraform's reference parser first; its errors are placed on the element.
         let parsed = parse_references(e);
         let refused: Vec<_> = parsed.iter().filter_map(|r| r.as_ref().err()).collect();
@@ -220,6 +239,62 @@ fn replace_triggered_by(ctx: &mut Ctx<'_>, a: &Attribute) {
                 detail,
             );
         }
+    }
+}
+
+/// `ignore_changes` in the JSON syntax: the keyword `all` as a string, or a list whose
+/// strings are `"*"` (refused as in the native syntax) or relative references
+/// (`hcl.RelTraversalForExpr`: anything else is HCL's `Invalid expression`).
+fn json_ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
+    if a.expr
+        .static_traversal()
+        .is_some_and(|t| matches!(&t.kind, ExprKind::Variable(id) if &*id.name == "all"))
+    {
+        return;
+    }
+    let Some(items) = a.expr.static_list() else {
+        ctx.push(
+            Severity::Error,
+            IGNORE_CHANGES,
+            a.expr.start_range(),
+            "Invalid expression",
+            "A static list expression is required.",
+        );
+        return;
+    };
+    let star = |e: &Expr| matches!(&e.kind, ExprKind::Json(v) if matches!(&v.kind, JsonKind::String(s) if &**s == "*"));
+    let mut wildcard = None;
+    let mut references = 0;
+    for e in &items {
+        if star(e) {
+            wildcard = Some(e.span);
+            ctx.push(
+                Severity::Error,
+                IGNORE_CHANGES,
+                a.expr.span,
+                "Invalid ignore_changes wildcard",
+                "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+            );
+        } else if e.static_traversal().is_some() {
+            references += 1;
+        } else {
+            ctx.push(
+                Severity::Error,
+                IGNORE_CHANGES,
+                e.span,
+                "Invalid expression",
+                super::endpoints::NOT_A_REFERENCE,
+            );
+        }
+    }
+    if let (Some(span), true) = (wildcard, references > 0) {
+        ctx.push(
+            Severity::Error,
+            IGNORE_CHANGES,
+            span,
+            "Invalid ignore_changes ruleset",
+            "Cannot mix wildcard string \"*\" with non-wildcard references.",
+        );
     }
 }
 

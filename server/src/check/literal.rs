@@ -1,5 +1,6 @@
 //! Arguments Terraform decodes as constants, with no variables or functions: the
-//! lifecycle booleans, a variable's flags and its default (spec §2.4, §2.7, §3.2).
+//! lifecycle booleans, a variable's flags and its default (spec §2.4, §2.7, §3.2), a
+//! provider configuration's alias.
 
 use serde_json::Value;
 
@@ -115,18 +116,35 @@ pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnosti
         None => None,
     };
     if let Some(problem) = problem {
-        let origin = Origin {
-            file,
-            span: a.expr.span,
-        };
-        out.push(at(
-            m,
-            origin,
-            Severity::Error,
-            LITERAL_VALUE,
-            "Unsuitable value type".into(),
-            format!("Unsuitable value: {problem}"),
-        ));
+        out.push(unsuitable(m, file, a.expr.span, &problem));
     }
     out
+}
+
+/// gohcl's `Unsuitable value type` for a value that does not decode.
+fn unsuitable(m: &MergedModule, file: u32, span: Span, problem: &str) -> Diagnostic {
+    let origin = Origin { file, span };
+    let detail = format!("Unsuitable value: {problem}");
+    let summary = "Unsuitable value type".to_string();
+    at(m, origin, Severity::Error, LITERAL_VALUE, summary, detail)
+}
+
+/// A string decoded without any evaluation context (`gohcl.DecodeExpression` into a
+/// string with no context): the errors (`Variables not allowed`, `Unsuitable value type`)
+/// and the string, empty when decoding failed; numbers and booleans convert to strings.
+pub fn literal_string(m: &MergedModule, file: u32, a: &Attribute) -> (Vec<Diagnostic>, String) {
+    let mut out = not_constant(m, file, &a.expr);
+    let (text, problem) = match constant(&a.expr) {
+        _ if !out.is_empty() => (String::new(), Some("value must be known")),
+        Some(Value::String(s)) => (s, None),
+        Some(Value::Bool(b)) => (b.to_string(), None),
+        Some(Value::Number(n)) => (n.to_string(), None),
+        Some(Value::Null) => (String::new(), Some("null value is not allowed")),
+        Some(Value::Array(_) | Value::Object(_)) => (String::new(), Some("string required")),
+        None => (String::new(), None),
+    };
+    if let Some(problem) = problem {
+        out.push(unsuitable(m, file, a.expr.start_range(), problem));
+    }
+    (out, text)
 }

@@ -21,6 +21,7 @@ mod evaluation;
 mod functions;
 mod import_targets;
 mod imports;
+mod json_strings;
 mod lifecycle;
 mod literal;
 mod marks;
@@ -101,6 +102,47 @@ pub struct Related {
 }
 
 impl Diagnostic {
+    /// A diagnostic Terraform gives no source range at all: `validate -json` prints it
+    /// without a `range`, the text output without a place. The editor shows it at its
+    /// first related place, or at the start of the module's first file.
+    pub fn without_range(
+        severity: Severity,
+        code: &'static str,
+        summary: String,
+        detail: String,
+    ) -> Self {
+        Diagnostic {
+            severity,
+            summary,
+            detail,
+            path: PathBuf::new(),
+            span: Span::default(),
+            code,
+            related: Vec::new(),
+        }
+    }
+
+    /// The same diagnostic placed, as Terraform places some, in no file but at its zero
+    /// range (`validate -json` prints an empty file name at line 0): the lookups that
+    /// follow some invalid references, a rule that fails on a variable's default value.
+    pub fn at_zero_range(self) -> Self {
+        Diagnostic {
+            path: PathBuf::new(),
+            span: Span::new(0, 1),
+            ..self
+        }
+    }
+
+    /// Whether it is in no file (either of the two forms above).
+    pub fn is_placeless(&self) -> bool {
+        self.path.as_os_str().is_empty()
+    }
+
+    /// Whether Terraform prints it with a range (a file's, or the zero range).
+    pub fn has_range(&self) -> bool {
+        !self.is_placeless() || self.span != Span::default()
+    }
+
     /// The same diagnostic with a related place of the merged module added.
     pub fn with_related(mut self, merged: &MergedModule, origin: Origin, message: &str) -> Self {
         self.related.push(Related {
@@ -171,6 +213,7 @@ fn check(
     imports::check(merged, &mut out);
     endpoints::check(merged, &mut out);
     deprecations::check(merged, &mut out);
+    depends_on::decode(merged, &mut out);
     duplicates::check(merged, &mut out);
     overrides::check(merged, &mut out);
     meta::check(merged, &mut out);
@@ -205,7 +248,22 @@ fn check(
         return out;
     }
     // The validate walk: references and values, kept as far as each evaluation gets.
-    let walk_start = out.len();
+    out.extend(walk(merged, children, schemas, role));
+    out.extend(calls);
+    out
+}
+
+/// The validate walk of a module whose configuration loaded: references and values, kept
+/// as far as each evaluation gets, without what Terraform never reaches once an object
+/// failed (`upstream.rs`, which also walks a child module this way to learn which of its
+/// outputs failed).
+fn walk(
+    merged: &MergedModule,
+    children: ChildModules<'_>,
+    schemas: &dyn ProviderSchemaSource,
+    role: Role,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     if role == Role::Root {
         root_outputs::check(merged, &mut out);
     }
@@ -219,7 +277,7 @@ fn check(
     evaluation::check(merged, &walked, &scope, &mut out);
     ephemeral::check(merged, role == Role::Called, &mut out);
     if crate::cancel::requested() {
-        return out;
+        return out; // A partial result, which the caller discards.
     }
     references::check(merged, children, &walked, &mut out);
     if role == Role::Root {
@@ -231,18 +289,10 @@ fn check(
     resource_types::check(merged, &mut out);
     reference_syntax::check(merged, &walked, &mut out);
     depends_on::check(merged, &mut out);
-    let found = out.split_off(walk_start);
-    let reached = import_targets::check(merged, stages::apply(merged, &walked, found));
+    let reached = import_targets::check(merged, stages::apply(merged, &walked, out));
     let reached = schemas::redundant_ignore_changes(merged, reached);
     let unsupported = resource_types::unsupported(merged);
-    out.extend(upstream::skip_dependents(
-        merged,
-        children,
-        reached,
-        &unsupported,
-    ));
-    out.extend(calls);
-    out
+    upstream::skip_dependents(merged, children, schemas, reached, &unsupported)
 }
 
 /// The configuration errors Terraform reports only when it plans, not when it validates

@@ -18,7 +18,6 @@ use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
 use crate::eval::{evaluate, Value};
 use crate::merge::{literal_string, Attr, MergedModule, ModuleCall, Variable};
-use crate::syntax::Syntax;
 use crate::types::{apply_defaults, convert, parse_type_argument, Type};
 
 /// Code of a value a module call gives a variable that the variable refuses.
@@ -35,9 +34,6 @@ pub(super) fn check(
             let Some(variable) = child.variables.get(&*argument.attr.name.name) else {
                 continue;
             };
-            if m.file(argument.file).syntax.syntax == Syntax::Json {
-                continue;
-            }
             let Ok(value) = evaluate(argument.expr(), scope) else {
                 continue;
             };
@@ -190,7 +186,6 @@ fn type_of(module: &MergedModule, variable: &Variable) -> Option<Type> {
 /// default when the call sets none. `None` where Strata does not know the value wholly,
 /// where it is null, or where it does not convert (reported by `check`).
 pub(super) fn final_value<'a>(
-    caller: &MergedModule,
     scope: &WalkScope<'_>,
     call: &'a ModuleCall,
     child: &MergedModule,
@@ -203,9 +198,6 @@ pub(super) fn final_value<'a>(
         .find(|a| *a.attr.name.name == *variable.name);
     let json = match argument {
         Some(a) => {
-            if caller.file(a.file).syntax.syntax == Syntax::Json {
-                return None;
-            }
             let value = evaluate(a.expr(), scope).ok()?;
             if !value.is_wholly_known() || !literal_shaped(&value) {
                 return None;

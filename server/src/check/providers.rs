@@ -8,7 +8,7 @@
 use super::deprecations::{DEPRECATED, QUOTED_REFERENCE};
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
-use crate::syntax::{Block, Expr, ExprKind, Ident, Span, Syntax, TraversalStep};
+use crate::syntax::{Block, Expr, ExprKind, Ident, Span, TraversalStep};
 
 /// Code of an invalid provider local name or configuration reference.
 pub const PROVIDER_REFERENCE: &str = "invalid-provider-reference";
@@ -32,9 +32,6 @@ impl Ctx<'_> {
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json {
-            continue; // JSON strings are read in context; Strata does not yet.
-        }
         let mut ctx = Ctx {
             m,
             file: fi as u32,
@@ -58,6 +55,22 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
 fn provider_block(ctx: &mut Ctx<'_>, block: &Block) {
     if let Some(name) = block.label(0) {
         local_name(ctx, name, header_span(block));
+    }
+    if let Some(alias) = block.body.attribute("alias") {
+        let (errors, name) = super::literal::literal_string(ctx.m, ctx.file, alias);
+        ctx.out.extend(errors);
+        // Terraform gives this one no source range.
+        if !crate::schema::is_identifier(&name) {
+            ctx.out.push(Diagnostic::without_range(
+                Severity::Error,
+                PROVIDER_REFERENCE,
+                "Invalid provider configuration alias".into(),
+                format!(
+                    "An alias must be a valid name. {}",
+                    super::decode::BAD_IDENTIFIER
+                ),
+            ));
+        }
     }
     if let Some(version) = block.body.attribute("version") {
         ctx.push(
@@ -123,7 +136,7 @@ fn passed_providers(ctx: &mut Ctx<'_>, block: &Block) {
     let Some(a) = block.body.attribute("providers") else {
         return;
     };
-    let ExprKind::Object(items) = &a.expr.kind else {
+    let Some(items) = a.expr.static_map() else {
         ctx.push(
             Severity::Error,
             PROVIDER_REFERENCE,
@@ -134,7 +147,7 @@ fn passed_providers(ctx: &mut Ctx<'_>, block: &Block) {
         return;
     };
     let mut seen: Vec<(String, Span)> = Vec::new();
-    for (key, value) in items {
+    for (key, value) in &items {
         let child = provider_reference(ctx, key, "providers");
         let parent = provider_reference(ctx, value, "providers");
         let (Some(child), Some(_)) = (child, parent) else {
@@ -198,6 +211,14 @@ fn provider_reference(ctx: &mut Ctx<'_>, given: &Expr, argument: &str) -> Option
                 );
                 return None;
             }
+        },
+        // A JSON string is the traversal it holds (HCL's `AbsTraversalForExpr`).
+        ExprKind::Json(_) => match given.static_traversal() {
+            Some(traversal) => {
+                unquoted = traversal;
+                &unquoted
+            }
+            None => given,
         },
         _ => given,
     };

@@ -24,6 +24,7 @@ enum Target {
 
 /// Reads `module.a[0].aws_instance.b`, `data.t.n`, `t.n`, ...
 fn target(expr: &Expr) -> Option<Target> {
+    let expr = super::endpoints::as_reference(expr);
     let mut parts: Vec<String> = Vec::new();
     let (root, steps) = match &expr.kind {
         ExprKind::Variable(id) => (id.name.to_string(), &[][..]),

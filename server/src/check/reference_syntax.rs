@@ -10,10 +10,9 @@
 //! way, with the reference as its related place.
 
 use super::evaluated::{Scope, Walked};
-use super::{at, Diagnostic, Related, Severity};
+use super::{at, Diagnostic, Severity};
 use crate::eval::RefError;
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::Span;
 
 /// Code of a traversal Terraform's reference parser rejects.
 pub const INVALID_REFERENCE: &str = "invalid-reference";
@@ -59,13 +58,7 @@ fn unnamed_lookup(m: &MergedModule, e: &RefError, scope: Scope) -> Option<Diagno
         }
         _ => super::contexts::attribute_problem(root, "", scope)?,
     };
-    Some(Diagnostic {
-        severity: Severity::Error,
-        summary,
-        detail,
-        path: std::path::PathBuf::new(),
-        span: Span::new(0, 1),
-        code: UNNAMED_OBJECT,
-        related: Vec::<Related>::new(),
-    })
+    Some(
+        Diagnostic::without_range(Severity::Error, UNNAMED_OBJECT, summary, detail).at_zero_range(),
+    )
 }

@@ -9,7 +9,7 @@ use super::arguments::{unknown_argument, Ignored};
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin};
 use crate::schema::ProviderSchemaSource;
-use crate::syntax::ExprKind;
+use crate::syntax::{Expr, ExprKind};
 
 /// The arguments of the resource types whose schema is fixed and known.
 pub(super) fn arguments(type_name: &str) -> Option<&'static [&'static str]> {
@@ -100,10 +100,7 @@ fn ignore_changes(m: &MergedModule, out: &mut Vec<Diagnostic>) {
                 .blocks_of("lifecycle")
                 .filter_map(|lc| lc.body.attribute("ignore_changes"));
             for a in paths {
-                let ExprKind::Tuple(items) = &a.expr.kind else {
-                    continue;
-                };
-                for item in items {
+                for item in &ignored_paths(&a.expr) {
                     let first = match &item.kind {
                         ExprKind::Variable(id) => id,
                         ExprKind::Traversal { root, .. } => match &root.kind {
@@ -137,6 +134,17 @@ fn ignore_changes(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// The elements of an `ignore_changes` list, each as written in the native syntax or,
+/// in the JSON syntax, as the reference its string holds (the loader refuses the rest).
+fn ignored_paths(list: &Expr) -> Vec<Expr> {
+    let items = list.static_list().unwrap_or_default();
+    let read = |e: Expr| match e.is_json() {
+        true => e.static_traversal(),
+        false => Some(e),
+    };
+    items.into_iter().filter_map(read).collect()
 }
 
 /// `Redundant ignore_changes element`: a warning at the resource type for each
@@ -178,11 +186,7 @@ pub(super) fn redundant_ignore_changes(
             let items = lifecycle
                 .iter()
                 .filter_map(|lc| lc.body.attribute("ignore_changes"))
-                .filter_map(|a| match &a.expr.kind {
-                    ExprKind::Tuple(items) => Some(items),
-                    _ => None,
-                })
-                .flatten();
+                .flat_map(|a| ignored_paths(&a.expr));
             let inside = |outer: crate::syntax::Span, d: &Diagnostic| {
                 &d.path == path && outer.start <= d.span.start && d.span.end <= outer.end
             };
@@ -196,7 +200,7 @@ pub(super) fn redundant_ignore_changes(
                             .is_some_and(|a| inside(a.span, d))
                     })
             });
-            for item in items {
+            for item in &items.collect::<Vec<_>>() {
                 let name = match &item.kind {
                     ExprKind::Variable(id) => &*id.name,
                     _ => "",

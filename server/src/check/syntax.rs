@@ -1,6 +1,6 @@
 //! Syntax diagnostics: what the parser (and file reading) found, per file.
 
-use super::{Diagnostic, Severity};
+use super::{Diagnostic, Related, Severity};
 use crate::module::Module;
 use crate::syntax::SyntaxSeverity;
 
@@ -14,10 +14,23 @@ pub const UNANALYSED_EXPRESSION: &str = "unanalysed-expression";
 pub(super) fn check(module: &Module, out: &mut Vec<Diagnostic>) {
     for source in &module.sources {
         for d in &source.syntax.diagnostics {
+            if d.summary == "Failed to read file" {
+                // Terraform gives it no range; the editor shows it on the file itself.
+                let mut unreadable = Diagnostic::without_range(
+                    Severity::Error,
+                    UNREADABLE_FILE,
+                    d.summary.clone(),
+                    d.detail.clone(),
+                );
+                unreadable.related.push(Related {
+                    path: source.path.clone(),
+                    span: d.span,
+                    message: "the file that could not be read".into(),
+                });
+                out.push(unreadable);
+                continue;
+            }
             let (severity, code) = match d.severity {
-                SyntaxSeverity::Error if d.summary == "Failed to read file" => {
-                    (Severity::Error, UNREADABLE_FILE)
-                }
                 SyntaxSeverity::Error => (Severity::Error, SYNTAX_ERROR),
                 SyntaxSeverity::Note => (Severity::Information, UNANALYSED_EXPRESSION),
             };

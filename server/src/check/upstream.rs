@@ -9,7 +9,11 @@
 //! A reference to a module's output depends on the call and on the arguments that
 //! output is computed from, read from the child where Strata has it; for a child it
 //! cannot read, on every argument (the error of an object skipped that way is hidden,
-//! never one Terraform would not report).
+//! never one Terraform would not report). An output that fails in the child's own walk
+//! (an error of its own or of anything it depends on there) fails every object of the
+//! caller that refers to it; a reference to the whole module, or to an output the child
+//! does not declare, refers to every output. Recorded in
+//! fixtures/validate/refs-upstream-child-errors.
 //!
 //! Within one resource (`NodeValidatableResource.Execute`) the walk stops early too: a
 //! type its provider lacks stops the validation before the body is decoded, and the
@@ -22,6 +26,7 @@ use super::walk_parts::{self, Role};
 use super::{ChildModules, Diagnostic, Severity};
 use crate::eval::references;
 use crate::merge::{literal_string, strip_instance_keys, MergedModule, ResourceKey};
+use crate::schema::ProviderSchemaSource;
 use crate::syntax::{Attribute, Block, Body, Expr, ExprKind, Span};
 
 /// One object of the graph: its address and where it is written.
@@ -51,6 +56,7 @@ const CALL_SETTINGS: &[&str] = &[
 pub(super) fn skip_dependents(
     m: &MergedModule,
     children: ChildModules<'_>,
+    schemas: &dyn ProviderSchemaSource,
     found: Vec<Diagnostic>,
     unsupported: &[Unsupported<'_>],
 ) -> Vec<Diagnostic> {
@@ -61,31 +67,53 @@ pub(super) fn skip_dependents(
         return found;
     }
     let mut objects = graph(m);
-    expand_module_references(m, children, &mut objects);
+    let child_failures = expand_module_references(m, children, schemas, &mut objects);
+    let states = walk_states(m, &objects, &found, unsupported, &child_failures);
+    found
+        .into_iter()
+        .filter(|d| owner(m, &objects, d).is_none_or(|o| states[o] != State::Skipped))
+        .collect()
+}
+
+/// The object of `objects` a diagnostic belongs to: the innermost one around it.
+fn owner(m: &MergedModule, objects: &[Object], d: &Diagnostic) -> Option<usize> {
+    // A lookup without a place belongs where the reference it follows is.
+    let (path, span) = match d.related.first() {
+        Some(r) if d.path.as_os_str().is_empty() => (r.path.as_path(), r.span),
+        _ => (d.path.as_path(), d.span),
+    };
+    objects
+        .iter()
+        .enumerate()
+        .flat_map(|(i, o)| o.spans.iter().map(move |s| (i, s)))
+        .filter(|(_, (file, _))| m.file(*file).path == path)
+        .map(|(i, (_, s))| (i, s))
+        .filter(|(_, s)| s.start <= span.start && span.end <= s.end)
+        .min_by_key(|(_, s)| s.end - s.start)
+        .map(|(i, _)| i)
+}
+
+/// Each object's state once the walk is over: failed (an error of its own, an
+/// unsupported resource type, or one of `failed` (addresses)), skipped (something it
+/// depends on failed), or reached.
+fn walk_states(
+    m: &MergedModule,
+    objects: &[Object],
+    found: &[Diagnostic],
+    unsupported: &[Unsupported<'_>],
+    failed: &HashSet<String>,
+) -> Vec<State> {
     let index: HashMap<&str, usize> = objects
         .iter()
         .enumerate()
         .map(|(i, o)| (o.address.as_str(), i))
         .collect();
-    let owner = |d: &Diagnostic| -> Option<usize> {
-        // A lookup without a place belongs where the reference it follows is.
-        let (path, span) = match d.related.first() {
-            Some(r) if d.path.as_os_str().is_empty() => (r.path.as_path(), r.span),
-            _ => (d.path.as_path(), d.span),
-        };
-        objects
-            .iter()
-            .enumerate()
-            .flat_map(|(i, o)| o.spans.iter().map(move |s| (i, s)))
-            .filter(|(_, (file, _))| m.file(*file).path == path)
-            .map(|(i, (_, s))| (i, s))
-            .filter(|(_, s)| s.start <= span.start && span.end <= s.end)
-            .min_by_key(|(_, s)| s.end - s.start)
-            .map(|(i, _)| i)
-    };
-    let mut erred = vec![false; objects.len()];
+    let mut erred: Vec<bool> = objects
+        .iter()
+        .map(|o| failed.contains(&o.address))
+        .collect();
     for d in found.iter().filter(|d| d.severity == Severity::Error) {
-        if let Some(o) = owner(d) {
+        if let Some(o) = owner(m, objects, d) {
             erred[o] = true;
         }
     }
@@ -104,11 +132,30 @@ pub(super) fn skip_dependents(
     }
     let mut states = vec![State::Unvisited; objects.len()];
     for o in 0..objects.len() {
-        visit(o, &objects, &index, &erred, &mut states);
+        visit(o, objects, &index, &erred, &mut states);
     }
-    found
-        .into_iter()
-        .filter(|d| owner(d).is_none_or(|o| states[o] != State::Skipped))
+    states
+}
+
+/// The outputs of a child module that fail in its own validate walk (an error of their
+/// own or of anything they depend on in the child): Terraform skips every object of the
+/// caller that refers to one. The child's own children are not looked into.
+fn failed_outputs(child: &MergedModule, schemas: &dyn ProviderSchemaSource) -> HashSet<String> {
+    let found = super::walk(child, &|_| None, schemas, super::Role::Called);
+    if !found.iter().any(|d| d.severity == Severity::Error) {
+        return HashSet::new();
+    }
+    let unsupported = super::resource_types::unsupported(child);
+    let mut objects = graph(child);
+    let nested = expand_module_references(child, &|_| None, schemas, &mut objects);
+    let states = walk_states(child, &objects, &found, &unsupported, &nested);
+    objects
+        .iter()
+        .zip(states)
+        .filter(|(o, s)| {
+            o.address.starts_with("output.") && matches!(s, State::Failed | State::Skipped)
+        })
+        .map(|(o, _)| o.address.clone())
         .collect()
 }
 
@@ -268,20 +315,38 @@ fn graph(m: &MergedModule) -> Vec<Object> {
 }
 
 /// Replaces each reference to a module's output (or to the whole module) by the call and
-/// the arguments the output is computed from.
-fn expand_module_references(m: &MergedModule, children: ChildModules<'_>, objects: &mut [Object]) {
+/// the arguments the output is computed from, and by the child's failure when the output
+/// failed in the child: the addresses of those failures, objects added to `objects`, are
+/// returned.
+fn expand_module_references(
+    m: &MergedModule,
+    children: ChildModules<'_>,
+    schemas: &dyn ProviderSchemaSource,
+    objects: &mut Vec<Object>,
+) -> HashSet<String> {
     let mut feeds: HashMap<String, Vec<String>> = HashMap::new();
-    // Each child's graph, built once.
-    let mut child_graphs: HashMap<String, Vec<Object>> = HashMap::new();
+    // Each child's graph and failed outputs, found once.
+    let mut child_graphs: HashMap<String, (Vec<Object>, HashSet<String>)> = HashMap::new();
     for o in objects.iter() {
         let outputs = o.refers.iter().filter(|r| r.matches('.').count() == 2);
         for r in outputs.filter(|r| r.starts_with("module.")) {
             if !feeds.contains_key(r) {
-                let inputs = module_inputs(m, children, &mut child_graphs, r);
+                let inputs = module_inputs(m, children, schemas, &mut child_graphs, r);
                 feeds.insert(r.clone(), inputs);
             }
         }
     }
+    let failures: HashSet<String> = feeds
+        .values()
+        .flatten()
+        .filter(|a| a.ends_with(CHILD_FAILED))
+        .cloned()
+        .collect();
+    objects.extend(failures.iter().map(|address| Object {
+        address: address.clone(),
+        spans: Vec::new(),
+        refers: HashSet::new(),
+    }));
     for o in objects.iter_mut() {
         let expanded: Vec<String> = o
             .refers
@@ -292,14 +357,20 @@ fn expand_module_references(m: &MergedModule, children: ChildModules<'_>, object
             .collect();
         o.refers.extend(expanded);
     }
+    failures
 }
+
+/// The suffix of the address standing for a child's failed outputs (`module.c#failed`),
+/// which no reference can name.
+const CHILD_FAILED: &str = "#failed";
 
 /// For `module.NAME.OUTPUT` or `module.NAME.*`: the call's node and its argument nodes
 /// that the output (every output) is computed from.
 fn module_inputs(
     m: &MergedModule,
     children: ChildModules<'_>,
-    child_graphs: &mut HashMap<String, Vec<Object>>,
+    schemas: &dyn ProviderSchemaSource,
+    child_graphs: &mut HashMap<String, (Vec<Object>, HashSet<String>)>,
     reference: &str,
 ) -> Vec<String> {
     let mut parts = reference.splitn(3, '.');
@@ -318,6 +389,7 @@ fn module_inputs(
         .map(|a| &*a.attr.name.name)
         .filter(|a| !CALL_SETTINGS.contains(a))
         .collect();
+    let mut child_failed = false;
     let child = call
         .source
         .as_ref()
@@ -325,17 +397,20 @@ fn module_inputs(
         .and_then(children);
     let used: Vec<&str> = match child {
         Some(child) => {
+            // A reference to an output the child does not declare falls back to the
+            // call, which every output is referenceable as (`referenceMapKey`).
             let outputs: Vec<String> = match output {
-                Some("*") | None => child
+                Some(o) if child.outputs.contains_key(o) => vec![format!("output.{o}")],
+                _ => child
                     .outputs
                     .keys()
                     .map(|o| format!("output.{o}"))
                     .collect(),
-                Some(o) => vec![format!("output.{o}")],
             };
-            let child_graph = child_graphs
+            let (child_graph, failed) = child_graphs
                 .entry(name.to_string())
-                .or_insert_with(|| graph(&child));
+                .or_insert_with(|| (graph(&child), failed_outputs(&child, schemas)));
+            child_failed = outputs.iter().any(|o| failed.contains(o));
             let vars = reachable(child_graph, &outputs);
             arguments
                 .into_iter()
@@ -345,6 +420,9 @@ fn module_inputs(
         None => arguments,
     };
     let mut inputs = vec![call_address.clone()];
+    if child_failed {
+        inputs.push(format!("{call_address}{CHILD_FAILED}"));
+    }
     inputs.extend(used.iter().map(|a| format!("{call_address}.var.{a}")));
     inputs
 }

@@ -15,18 +15,21 @@
 //! child's rules when the value causes them: those the rule has with an unknown value are
 //! the child's own, reported when it is checked.
 //!
-//! Left out: rules written in JSON (Terraform reads their error messages as literals when
-//! they do not evaluate, with the `Validation error message expression is invalid`
-//! warning), values Strata does not know wholly, and calls in modules other than the root.
+//! A rule written in JSON whose error message (a string) does not evaluate has it read as
+//! written, with the `Validation error message expression is invalid` warning quoting
+//! the first error (HCL quotes every one; Strata's evaluation stops at the first).
+//!
+//! Left out: values Strata does not know wholly, and calls in modules other than the root.
 
 use super::evaluation::reportable;
+use super::functions::call_problem;
 use super::marks::{Mark, Marks};
 use super::module_arguments::{final_value, in_caller_terms, local_calls};
 use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
 use crate::eval::{evaluate, Value};
 use crate::merge::{MergedModule, Nested, Origin, Variable};
-use crate::syntax::{Expr, Span, Syntax};
+use crate::syntax::{json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, Syntax};
 use crate::types::{type_mismatch, Type};
 
 /// Code of a value a variable's validation rule refuses.
@@ -83,7 +86,7 @@ pub(super) fn check(
             if variable.validations.is_empty() {
                 continue;
             }
-            let Some((value, argument)) = final_value(m, scope, call, &child, variable) else {
+            let Some((value, argument)) = final_value(scope, call, &child, variable) else {
                 continue;
             };
             let value_at = match argument {
@@ -109,9 +112,7 @@ impl Rules<'_> {
         let scope = WalkScope::with_variable(self.module, name, value);
         let unknown = WalkScope::new(self.module);
         for rule in &self.variable.validations {
-            if self.module.file(rule.file).syntax.syntax == Syntax::Json {
-                continue;
-            }
+            let json = self.module.file(rule.file).syntax.syntax == Syntax::Json;
             let (Some(condition), Some(message)) = (
                 rule.block.body.attribute("condition"),
                 rule.block.body.attribute("error_message"),
@@ -119,7 +120,10 @@ impl Rules<'_> {
                 continue;
             };
             let condition_value = self.evaluate(&condition.expr, rule, &scope, &unknown, out);
-            let message_value = self.evaluate(&message.expr, rule, &scope, &unknown, out);
+            let message_value = match json_string(&message.expr).filter(|_| json) {
+                Some(literal) => self.json_message((&message.expr, literal), rule, &scope, out),
+                None => self.evaluate(&message.expr, rule, &scope, &unknown, out),
+            };
             let Some(Value::Bool(false)) = condition_value.map(|c| match c.to_bool() {
                 Some(b) if c.is_known() => Value::Bool(b),
                 _ => Value::Unknown,
@@ -155,6 +159,54 @@ impl Rules<'_> {
             }
         }
         None
+    }
+
+    /// The value of an error message written in JSON: a string that does not evaluate
+    /// is taken as it is written, with the `Validation error message expression is
+    /// invalid` warning quoting the error (Terraform's compatibility with rules written
+    /// before messages were templates).
+    fn json_message(
+        &self,
+        (expr, literal): (&Expr, &str),
+        rule: &Nested,
+        scope: &WalkScope<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<Value> {
+        let error = match evaluate(expr, scope) {
+            Ok(v) => return Some(v),
+            Err(e) => e,
+        };
+        // A call HCL rejects is its first error; otherwise evaluation's.
+        let mut call = None;
+        if let ExprKind::Json(value) = &expr.kind {
+            if let Some(template) = json_string_template(value) {
+                template.walk(&mut |e| {
+                    if call.is_none() {
+                        call = call_problem(self.module, e);
+                    }
+                });
+            }
+        }
+        let (span, summary, detail) = match call {
+            Some((span, summary, detail)) => (span, summary.to_string(), detail),
+            None => (error.span, error.summary, error.detail),
+        };
+        let origin = Origin {
+            file: rule.file,
+            span,
+        };
+        // HCL's `Diagnostics.Error()`: the subject, summary and detail of the first error.
+        let quoted = format!("{}: {summary}; {detail}", (self.rule_path)(origin));
+        let mut warning = self.in_rule(
+            rule,
+            expr.span,
+            VARIABLE_VALIDATION,
+            "Validation error message expression is invalid".into(),
+            format!("The error message provided could not be evaluated as an expression, so Terraform is interpreting it as a string literal.\n\nIn future versions of Terraform, this will be considered an error. Please file a GitHub issue if this would break your workflow.\n\n{quoted}"),
+        );
+        warning.severity = Severity::Warning;
+        out.push(warning);
+        Some(Value::String(literal.to_string()))
     }
 
     /// The text of a known error message, or `None` (reported) when it cannot be shown.
@@ -219,15 +271,10 @@ impl Rules<'_> {
                 summary,
                 detail,
             ),
-            ValueAt::Nowhere => Diagnostic {
-                severity: Severity::Error,
-                summary,
-                detail,
-                path: std::path::PathBuf::new(),
-                span: Span::default(),
-                code: VARIABLE_VALIDATION,
-                related: Vec::new(),
-            },
+            ValueAt::Nowhere => {
+                Diagnostic::without_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
+                    .at_zero_range()
+            }
         });
     }
 
@@ -245,5 +292,16 @@ impl Rules<'_> {
             span,
         };
         at(self.module, origin, Severity::Error, code, summary, detail)
+    }
+}
+
+/// The text of a JSON string value, as written.
+fn json_string(expr: &Expr) -> Option<&str> {
+    match &expr.kind {
+        ExprKind::Json(JsonValue {
+            kind: JsonKind::String(s),
+            ..
+        }) => Some(s),
+        _ => None,
     }
 }

@@ -144,7 +144,9 @@ struct JsonDiagnostic {
     severity: &'static str,
     summary: String,
     detail: String,
-    range: JsonRange,
+    /// Absent for a diagnostic Terraform gives no range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    range: Option<JsonRange>,
 }
 
 #[derive(Debug, Serialize)]
@@ -156,8 +158,9 @@ struct JsonRange {
 
 struct Report {
     json: ValidateJson,
-    /// The source line of each diagnostic's start, for the text format.
-    lines: Vec<(String, String)>,
+    /// The source line of each diagnostic's start and the block it is in, for the text
+    /// format; `None` for a diagnostic in no file, which Terraform prints without a place.
+    lines: Vec<Option<(String, String)>>,
 }
 
 impl Report {
@@ -187,7 +190,9 @@ impl Report {
                 .unwrap_or(&d.path)
                 .to_string_lossy()
                 .into_owned();
-            lines.push((pos.line_text(start.line), block_context(ws, d)));
+            lines.push(
+                (!d.is_placeless()).then(|| (pos.line_text(start.line), block_context(ws, d))),
+            );
             out.push(JsonDiagnostic {
                 severity: match d.severity {
                     Severity::Error => "error",
@@ -196,11 +201,11 @@ impl Report {
                 },
                 summary: d.summary.clone(),
                 detail: d.detail.clone(),
-                range: JsonRange {
+                range: d.has_range().then_some(JsonRange {
                     filename,
                     start,
                     end,
-                },
+                }),
             });
         }
         let error_count = out.iter().filter(|d| d.severity == "error").count();
@@ -219,18 +224,20 @@ impl Report {
 
     fn text(&self) -> String {
         let mut s = String::new();
-        for (d, (line, context)) in self.json.diagnostics.iter().zip(&self.lines) {
+        for (d, place) in self.json.diagnostics.iter().zip(&self.lines) {
             let label = match d.severity {
                 "error" => "Error",
                 "warning" => "Warning",
                 _ => "Note",
             };
             s.push_str(&format!("{label}: {}\n\n", d.summary));
-            s.push_str(&format!(
-                "  on {} line {}{}:\n",
-                d.range.filename, d.range.start.line, context
-            ));
-            s.push_str(&format!("  {:>3}: {}\n\n", d.range.start.line, line));
+            if let (Some((line, context)), Some(range)) = (place, &d.range) {
+                s.push_str(&format!(
+                    "  on {} line {}{}:\n",
+                    range.filename, range.start.line, context
+                ));
+                s.push_str(&format!("  {:>3}: {}\n\n", range.start.line, line));
+            }
             s.push_str(&format!("{}\n\n", d.detail));
         }
         if self.json.error_count == 0 {

@@ -62,6 +62,7 @@ async fn publish_module(
     if cancel.is_cancelled() || !is_current(ws, module) {
         return; // Partial or stale: the newer snapshot queued after it publishes.
     }
+    let all: Vec<Diagnostic> = all.into_iter().filter_map(|d| placed(d, module)).collect();
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
     for d in &all {
         by_file.entry(d.path.as_path()).or_default().push(d);
@@ -89,6 +90,20 @@ async fn publish_module(
             .publish_diagnostics(uri, diagnostics, source.version)
             .await;
     }
+}
+
+/// A diagnostic in no file (`Diagnostic::is_placeless`) shown somewhere an editor can: at
+/// its first related place (the reference an unnamed lookup follows), or else on the first
+/// character of the module's first file. `None` when the module has no file.
+fn placed(d: Diagnostic, module: &Module) -> Option<Diagnostic> {
+    if !d.is_placeless() {
+        return Some(d);
+    }
+    let (path, span) = match d.related.first() {
+        Some(r) => (r.path.clone(), r.span),
+        None => (module.sources.first()?.path.clone(), Span::new(0, 0)),
+    };
+    Some(Diagnostic { path, span, ..d })
 }
 
 fn to_lsp(

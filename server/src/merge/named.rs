@@ -5,7 +5,7 @@ use super::{
     MergedBody, MergedModule, MissingBase, Nested, Origin, Provenance,
 };
 use crate::module::Dialect;
-use crate::syntax::{Attribute, Block};
+use crate::syntax::{Attribute, Block, ExprKind};
 
 /// An effective local value. An override moves its definition to the override file.
 #[derive(Debug, Clone, PartialEq)]
@@ -314,7 +314,7 @@ pub(super) fn apply_override_module(m: &mut MergedModule, file: FileIndex, block
 }
 
 fn is_empty_map(a: &Attribute) -> bool {
-    use crate::syntax::{ExprKind, JsonKind};
+    use crate::syntax::JsonKind;
     match &a.expr.kind {
         ExprKind::Object(items) => items.is_empty(),
         ExprKind::Json(v) => matches!(&v.kind, JsonKind::Object(p) if p.is_empty()),
@@ -324,11 +324,15 @@ fn is_empty_map(a: &Attribute) -> bool {
 
 fn provider_key(block: &Block) -> Option<(String, Option<String>)> {
     let name = block.label(0)?.to_string();
+    // Decoded as a string without a context: numbers and booleans convert.
     let alias = block
         .body
         .attribute("alias")
-        .and_then(|a| literal_string(&a.expr))
-        .map(str::to_string);
+        .and_then(|a| match &a.expr.kind {
+            ExprKind::Number(n) => Some(n.to_string()),
+            ExprKind::Bool(b) => Some(b.to_string()),
+            _ => literal_string(&a.expr).map(str::to_string),
+        });
     Some((name, alias))
 }
 

@@ -17,6 +17,7 @@ mod recover;
 mod repeated_keys;
 mod scan;
 mod start_range;
+mod static_exprs;
 mod traversals;
 
 use std::fmt;
@@ -25,6 +26,7 @@ use std::sync::Arc;
 pub use depth::NESTED_TOO_DEEPLY;
 pub use recover::parse_native;
 pub use scan::heredoc_bodies;
+pub use static_exprs::{json_string_native, json_string_traversal};
 
 /// A byte range in a file's text, stored compactly (files are far below 4 GiB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

@@ -5,7 +5,7 @@
 //! bracket of a collection, `for` or index, a unary operator's symbol, and the whole of
 //! a literal or a static traversal.
 
-use super::{Expr, ExprKind, Span, TemplatePart, TraversalStep};
+use super::{Expr, ExprKind, JsonKind, Span, TemplatePart, TraversalStep};
 
 impl Expr {
     /// HCL's `StartRange` of this expression.
@@ -45,6 +45,10 @@ impl Expr {
             | ExprKind::For(_)
             | ExprKind::Parens(_)
             | ExprKind::Unary { .. } => one(self.span.start),
+            // A JSON object or array starts at its opening brace or bracket.
+            ExprKind::Json(v) if matches!(v.kind, JsonKind::Object(_) | JsonKind::Array(_)) => {
+                one(self.span.start)
+            }
             _ => self.span,
         }
     }

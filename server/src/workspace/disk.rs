@@ -22,6 +22,14 @@ fn read_text(path: &Path) -> Result<String, String> {
         ReadError::TooLarge { size, limit } => {
             format!("The file {shown} is {size} bytes, larger than the {limit} bytes Strata reads.")
         }
+        // What the operating system refused, in Terraform's words (`LoadHCLFile`).
+        ReadError::Io(_) | ReadError::NotFound => {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
+            format!("The file {name:?} could not be read.")
+        }
         e => format!("The file {shown} could not be read: {e}."),
     })?;
     String::from_utf8(bytes).map_err(|e| {

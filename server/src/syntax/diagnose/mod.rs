@@ -70,6 +70,42 @@ pub(in crate::syntax) fn body_item(
     out
 }
 
+/// HCL's errors for `text` read as one standalone expression (`hclsyntax.ParseExpression`,
+/// which Terraform calls on some JSON strings): the characters its scanner refuses, the
+/// parser's first error, and anything after a whole expression. Newlines do not count, as
+/// inside parentheses. Spans are offsets into `text`.
+pub(in crate::syntax) fn expression(text: &str) -> Vec<SyntaxDiagnostic> {
+    let mut parser = Parser {
+        text,
+        lexer: Lexer::new(text, 0..text.len()),
+        tokens: Vec::new(),
+        next: 0,
+        newlines: vec![false],
+        recovery: false,
+        whole_blocks: false,
+        diagnostics: Vec::new(),
+        depth: 0,
+        too_deep: false,
+    };
+    parser.expression();
+    let next = parser.peek();
+    if next.kind != Tok::Eof && !parser.recovery {
+        parser.error(
+            "Extra characters after expression",
+            "An expression was successfully parsed, but extra characters were found after it.",
+            next.span,
+        );
+    }
+    while parser.tokens.last().is_none_or(|t| t.kind != Tok::Eof) {
+        let token = parser.lexer.next_token();
+        parser.tokens.push(token);
+    }
+    let mut out = lexer::token_errors(text, &parser.tokens);
+    out.append(&mut parser.diagnostics);
+    out.sort_by_key(|d| d.span.start);
+    out
+}
+
 struct Parser<'a> {
     text: &'a str,
     lexer: Lexer<'a>,
