@@ -118,18 +118,12 @@ impl Decoder<'_> {
                         .attribute_names(self.dialect)
                         .filter(|n| body.attribute(n).is_none())
                         .collect();
-                    let hint = match first_close_name(name, &unused) {
-                        Some(s) => format!(" Did you mean {s:?}?"),
-                        None if schema.block(name, self.dialect).is_some() => {
-                            format!(" Did you mean to define a block of type {name:?}?")
-                        }
-                        None => String::new(),
-                    };
+                    let is_block = schema.block(name, self.dialect).is_some();
                     self.error(
                         UNSUPPORTED,
                         a.name.span,
                         "Unsupported argument".into(),
-                        format!("An argument named {name:?} is not expected here.{hint}"),
+                        unsupported_argument_detail(name, &unused, is_block),
                     );
                 }
             }
@@ -245,18 +239,12 @@ impl Decoder<'_> {
     fn unsupported_block(&mut self, schema: &BlockSchema, block: &Block) {
         let name = &*block.kind.name;
         let candidates: Vec<&str> = suggestable_blocks(schema, self.dialect).collect();
-        let hint = match first_close_name(name, &candidates) {
-            Some(s) => format!(" Did you mean {s:?}?"),
-            None if schema.attribute(name, self.dialect).is_some() => format!(
-                " Did you mean to define argument {name:?}? If so, use the equals sign to assign it a value."
-            ),
-            None => String::new(),
-        };
+        let is_attribute = schema.attribute(name, self.dialect).is_some();
         self.error(
             UNSUPPORTED,
             block.kind.span,
             "Unsupported block type".into(),
-            format!("Blocks of type {name:?} are not expected here.{hint}"),
+            unsupported_block_detail(name, &candidates, is_attribute),
         );
     }
 
@@ -331,6 +319,35 @@ fn open_brace(text: &str, block: &Block) -> usize {
     text.get(header_end..block.span.end as usize)
         .and_then(|rest| rest.find('{'))
         .map_or(header_end, |i| header_end + i)
+}
+
+/// HCL's detail for an argument a body's schema does not take: a suggestion among the
+/// arguments it does take and the body leaves `unused`, else a hint when a block type
+/// has the name.
+pub(super) fn unsupported_argument_detail(name: &str, unused: &[&str], is_block: bool) -> String {
+    let hint = match first_close_name(name, unused) {
+        Some(s) => format!(" Did you mean {s:?}?"),
+        None if is_block => format!(" Did you mean to define a block of type {name:?}?"),
+        None => String::new(),
+    };
+    format!("An argument named {name:?} is not expected here.{hint}")
+}
+
+/// HCL's detail for a block type a body's schema does not take: a suggestion among
+/// `candidates`, else a hint when an argument has the name.
+pub(super) fn unsupported_block_detail(
+    name: &str,
+    candidates: &[&str],
+    is_attribute: bool,
+) -> String {
+    let hint = match first_close_name(name, candidates) {
+        Some(s) => format!(" Did you mean {s:?}?"),
+        None if is_attribute => format!(
+            " Did you mean to define argument {name:?}? If so, use the equals sign to assign it a value."
+        ),
+        None => String::new(),
+    };
+    format!("Blocks of type {name:?} are not expected here.{hint}")
 }
 
 /// The tool's name as its messages write it.

@@ -5,6 +5,7 @@
 
 mod addresses;
 mod arguments;
+mod attribute_values;
 mod check_blocks;
 mod child_modules;
 mod conditions;
@@ -30,6 +31,8 @@ mod module_providers;
 mod module_sources;
 mod modules;
 mod overrides;
+mod provider_bodies;
+mod provider_lookup;
 mod providers;
 mod provisioners;
 mod refactoring;
@@ -223,6 +226,7 @@ fn check(
         validations::check(merged, children, &mut out);
     }
     schemas::check(merged, schemas, &mut out);
+    provider_bodies::check(merged, schemas, &mut out);
     schema_traversal::check(merged, &mut out);
     resource_types::check(merged, &mut out);
     reference_syntax::check(merged, &mut out);

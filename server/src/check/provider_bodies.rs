@@ -1,0 +1,392 @@
+//! The bodies of resources, data sources and ephemeral resources decoded against their
+//! provider's schema, as the validate walk decodes them (`EvaluateBlock`: HCL's `hcldec`
+//! with the schema's decoder spec, after `dynblock` expansion and `blocktoattr`'s fix-up):
+//! `Unsupported argument`, `Unsupported block type`, `Missing required argument`,
+//! `Too many X blocks` / `Insufficient X blocks` (a nested block type's `max_items` /
+//! `min_items`), `Duplicate X block` and `Missing X block` (single and group nesting),
+//! nested blocks recursively, `dynamic` blocks (their `content` once per known element of
+//! `for_each`, once when `for_each` is not known until apply), attributes of a list or set
+//! of objects written as blocks, and literal values of the wrong type
+//! (`attribute_values.rs`). The meta-arguments the language schema takes out of the body
+//! first (`count`, `lifecycle`, ...) are not the provider's; an escaping `_` block's
+//! content is.
+//!
+//! Only the native syntax is decoded: which JSON properties are blocks needs the provider
+//! schema while parsing. A resource an override file changes is decoded by Terraform
+//! without its unknown arguments (spec §1.5): `schemas.rs` warns about those instead.
+
+use super::decode::{missing_item, unsupported_argument_detail, unsupported_block_detail};
+use super::provider_lookup::{declarations, resource_schema};
+use super::{at, range_text, Diagnostic, Severity};
+use crate::merge::{header_span, MergedModule, Origin};
+use crate::schema::{
+    file_schema, AttributeSchema, BlockSchema, Nesting, ProviderSchemaSource, Requirement,
+    SchemaLookup, ValueType,
+};
+use crate::syntax::{Attribute, Block, Body, Span, Syntax};
+use std::sync::Arc;
+
+/// Code of a body item the provider's schema does not take.
+pub const UNSUPPORTED: &str = "provider-unsupported-item";
+/// Code of a required argument or block left out.
+pub const MISSING: &str = "provider-missing-item";
+/// Code of too many or too few blocks of a nested type.
+pub const BLOCK_COUNT: &str = "provider-block-count";
+
+pub(super) fn check(
+    m: &MergedModule,
+    schemas: &dyn ProviderSchemaSource,
+    out: &mut Vec<Diagnostic>,
+) {
+    for d in declarations(m) {
+        let Some(resource) = d.resource else {
+            continue;
+        };
+        // The first declaration is the one Terraform decodes; an overridden one is
+        // decoded without its unknown arguments (`schemas.rs`).
+        let first = resource.provenance.decl.file == d.file
+            && resource.provenance.decl_span == d.block.span;
+        let native = m.file(d.file).syntax.syntax == Syntax::Native;
+        if !first || !native || !resource.provenance.overrides.is_empty() {
+            continue;
+        }
+        let SchemaLookup::Found(schema) = resource_schema(m, schemas, resource) else {
+            continue;
+        };
+        let Some(language) = file_schema().block(d.mode.keyword(), m.dialect) else {
+            continue;
+        };
+        let mut decoder = Decoder {
+            m,
+            file: d.file,
+            out: &mut *out,
+        };
+        let content = provider_content(&language.schema, &d.block.body, m);
+        let place = missing_item(m, d.file, d.block);
+        decoder.body(&schema.block, &content, place);
+    }
+}
+
+/// What of `body` is the provider's: every item the language schema of its block does
+/// not name (its meta-arguments), with the content of escaping `_` blocks.
+fn provider_content(language: &BlockSchema, body: &Body, m: &MergedModule) -> Body {
+    let escape = |b: &Block| {
+        language
+            .block(&b.kind.name, m.dialect)
+            .is_some_and(|n| n.role == crate::schema::BlockRole::Escape)
+    };
+    let dynamic = |b: &Block| {
+        language
+            .block(&b.kind.name, m.dialect)
+            .is_some_and(|n| n.role == crate::schema::BlockRole::Dynamic)
+    };
+    let mut content = Body {
+        attributes: body
+            .attributes
+            .iter()
+            .filter(|a| language.attribute(&a.name.name, m.dialect).is_none())
+            .cloned()
+            .collect(),
+        blocks: body
+            .blocks
+            .iter()
+            .filter(|b| dynamic(b) || language.block(&b.kind.name, m.dialect).is_none())
+            .cloned()
+            .collect(),
+    };
+    for e in body.blocks.iter().filter(|b| escape(b)) {
+        content
+            .attributes
+            .extend(e.body.attributes.iter().cloned());
+        content.blocks.extend(e.body.blocks.iter().cloned());
+    }
+    content
+}
+
+/// The blocks a body gives one nested block type: where each body's missing items go,
+/// and whether a `dynamic` block makes their number unknown.
+#[derive(Default)]
+struct Instances {
+    braces: Vec<Span>,
+    headers: Vec<Span>,
+    unknown: bool,
+}
+
+struct Decoder<'a, 'o> {
+    m: &'a MergedModule,
+    file: u32,
+    out: &'o mut Vec<Diagnostic>,
+}
+
+impl Decoder<'_, '_> {
+    fn error(&mut self, code: &'static str, span: Span, summary: String, detail: String) {
+        let origin = Origin {
+            file: self.file,
+            span,
+        };
+        self.out
+            .push(at(self.m, origin, Severity::Error, code, summary, detail));
+    }
+
+    /// Decodes `body` against `schema`; `place` is where its missing items are reported.
+    fn body(&mut self, schema: &BlockSchema, body: &Body, place: Span) {
+        self.attributes(schema, body);
+        self.missing(schema, body, place);
+        let mut counts: Vec<(&str, Instances)> = Vec::new();
+        for block in &body.blocks {
+            let (name, dynamic) = match (&*block.kind.name, block.labels.first()) {
+                ("dynamic", Some(label)) => (&*label.name, Some(label.span)),
+                ("dynamic", None) => continue, // The loader reported the missing label.
+                (name, _) => (name, None),
+            };
+            let Some(target) = self.target(schema, body, name) else {
+                match dynamic {
+                    Some(label) => self.error(
+                        UNSUPPORTED,
+                        label,
+                        "Unsupported block type".into(),
+                        format!("Blocks of type {name:?} are not expected here."),
+                    ),
+                    None => self.unsupported_block(schema, block),
+                }
+                continue;
+            };
+            let generated = match dynamic {
+                Some(_) => self.generated(block),
+                None => vec![Generated {
+                    body: &block.body,
+                    brace: missing_item(self.m, self.file, block),
+                    header: header_span(block),
+                    unknown: false,
+                }],
+            };
+            let index = match counts.iter().position(|(n, _)| *n == name) {
+                Some(i) => i,
+                None => {
+                    counts.push((name, Instances::default()));
+                    counts.len() - 1
+                }
+            };
+            for g in generated {
+                let instances = &mut counts[index].1;
+                instances.unknown |= g.unknown;
+                if !g.unknown {
+                    instances.braces.push(g.brace);
+                    instances.headers.push(g.header);
+                }
+                self.body(&target, g.body, g.brace);
+            }
+        }
+        self.counts(schema, &counts, place);
+    }
+
+    /// What blocks of type `name` decode as in `body`: a nested block type of the
+    /// schema, or (`blocktoattr`) the elements of a list or set of objects attribute
+    /// the body does not set as an argument.
+    fn target(&self, schema: &BlockSchema, body: &Body, name: &str) -> Option<Arc<BlockSchema>> {
+        if let Some(nested) = schema.block(name, self.m.dialect) {
+            return Some(nested.schema.clone());
+        }
+        let a = schema.attribute(name, self.m.dialect)?;
+        if body.attribute(name).is_some() {
+            return None;
+        }
+        object_elements(a.value_type.as_ref()?)
+    }
+
+    fn attributes(&mut self, schema: &BlockSchema, body: &Body) {
+        for a in &body.attributes {
+            let name = &*a.name.name;
+            match schema.attribute(name, self.m.dialect) {
+                Some(s) => self.value(s, a),
+                None => {
+                    let unused: Vec<&str> = schema
+                        .attribute_names(self.m.dialect)
+                        .filter(|n| body.attribute(n).is_none())
+                        .collect();
+                    let is_block = schema.block(name, self.m.dialect).is_some();
+                    self.error(
+                        UNSUPPORTED,
+                        a.name.span,
+                        "Unsupported argument".into(),
+                        unsupported_argument_detail(name, &unused, is_block),
+                    );
+                }
+            }
+        }
+    }
+
+    /// `Incorrect attribute value type` for a literal value that does not convert.
+    fn value(&mut self, schema: &AttributeSchema, a: &Attribute) {
+        if let Some(detail) = super::attribute_values::mismatch(schema, &a.expr) {
+            self.error(
+                super::attribute_values::VALUE_TYPE,
+                a.expr.span,
+                "Incorrect attribute value type".into(),
+                detail,
+            );
+        }
+    }
+
+    /// `Missing required argument` for each required argument left out (one given as
+    /// blocks, `blocktoattr`, is not left out).
+    fn missing(&mut self, schema: &BlockSchema, body: &Body, place: Span) {
+        for a in &schema.attributes {
+            let given = body.attribute(&a.name).is_some()
+                || body.blocks.iter().any(|b| {
+                    &*b.kind.name == &*a.name
+                        || (&*b.kind.name == "dynamic" && b.label(0) == Some(&a.name))
+                });
+            if a.requirement == Requirement::Required && !given {
+                self.error(
+                    MISSING,
+                    place,
+                    "Missing required argument".into(),
+                    format!(
+                        "The argument \"{}\" is required, but no definition was found.",
+                        a.name
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The number of blocks of each nested type against its nesting and limits, as
+    /// `hcldec`'s block specs check them once every block is known.
+    fn counts(&mut self, schema: &BlockSchema, counts: &[(&str, Instances)], place: Span) {
+        let none = Instances::default();
+        for nested in &schema.blocks {
+            let name = &*nested.name;
+            let found = counts
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(&none, |(_, i)| i);
+            match nested.nesting {
+                Nesting::Single | Nesting::Group => {
+                    if let [first, second, ..] = found.headers[..] {
+                        let first = Origin {
+                            file: self.file,
+                            span: first,
+                        };
+                        let detail = format!(
+                            "Only one block of type {name:?} is allowed. Previous definition was at {}.",
+                            range_text(self.m, first)
+                        );
+                        self.error(
+                            BLOCK_COUNT,
+                            second,
+                            format!("Duplicate {name} block"),
+                            detail,
+                        );
+                    } else if nested.min_items == 1 && found.braces.is_empty() && !found.unknown
+                    {
+                        self.error(
+                            MISSING,
+                            place,
+                            format!("Missing {name} block"),
+                            format!("A block of type {name:?} is required here."),
+                        );
+                    }
+                }
+                Nesting::List | Nesting::Set | Nesting::Map if !found.unknown => {
+                    let n = found.braces.len() as u64;
+                    if nested.max_items > 0 && n > nested.max_items {
+                        let span = found.braces[nested.max_items as usize];
+                        self.error(
+                            BLOCK_COUNT,
+                            span,
+                            format!("Too many {name} blocks"),
+                            format!(
+                                "No more than {} {name:?} blocks are allowed",
+                                nested.max_items
+                            ),
+                        );
+                    } else if n < nested.min_items {
+                        self.error(
+                            BLOCK_COUNT,
+                            place,
+                            format!("Insufficient {name} blocks"),
+                            format!(
+                                "At least {} {name:?} blocks are required.",
+                                nested.min_items
+                            ),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The blocks a `dynamic` block generates: its `content` once per element of a literal
+    /// `for_each`, or once, of unknown number, when `for_each` is known only later.
+    fn generated<'b>(&self, block: &'b Block) -> Vec<Generated<'b>> {
+        let Some(content) = block.body.blocks_of("content").next() else {
+            return Vec::new(); // The loader reported it.
+        };
+        let header = block.labels.first().map_or(block.kind.span, |l| l.span);
+        let known = block
+            .body
+            .attribute("for_each")
+            .and_then(|a| crate::eval::constant(&a.expr))
+            .and_then(|v| match v {
+                serde_json::Value::Array(items) => Some(items.len()),
+                serde_json::Value::Object(items) => Some(items.len()),
+                _ => None,
+            });
+        let brace = missing_item(self.m, self.file, content);
+        let one = |unknown| Generated {
+            body: &content.body,
+            brace,
+            header,
+            unknown,
+        };
+        match known {
+            Some(n) => (0..n).map(|_| one(false)).collect(),
+            None => vec![one(true)],
+        }
+    }
+
+    fn unsupported_block(&mut self, schema: &BlockSchema, block: &Block) {
+        let name = &*block.kind.name;
+        let candidates: Vec<&str> = schema.block_names(self.m.dialect).collect();
+        let is_attribute = schema.attribute(name, self.m.dialect).is_some();
+        self.error(
+            UNSUPPORTED,
+            block.kind.span,
+            "Unsupported block type".into(),
+            unsupported_block_detail(name, &candidates, is_attribute),
+        );
+    }
+}
+
+/// One block a body holds, or a `dynamic` block generates.
+struct Generated<'a> {
+    body: &'a Body,
+    brace: Span,
+    header: Span,
+    unknown: bool,
+}
+
+/// The schema `blocktoattr` gives the blocks standing for the elements of an attribute
+/// of type `list(object)` or `set(object)`: every attribute optional.
+fn object_elements(t: &ValueType) -> Option<Arc<BlockSchema>> {
+    let (ValueType::List(e) | ValueType::Set(e)) = t else {
+        return None;
+    };
+    let ValueType::Object { attributes, .. } = &**e else {
+        return None;
+    };
+    let attributes = attributes
+        .iter()
+        .map(|(name, t)| {
+            let mut a = crate::schema::arg(name, &t.to_string(), "");
+            a.value_type = Some(t.clone());
+            a
+        })
+        .collect();
+    Some(Arc::new(BlockSchema {
+        attributes,
+        ..BlockSchema::default()
+    }))
+}
