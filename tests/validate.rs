@@ -85,7 +85,10 @@ fn strata_reports_what_terraform_validate_recorded() {
 #[test]
 fn strata_reports_what_terraform_validate_recorded_with_provider_schemas() {
     let schemas = fixtures().join("validate-providers/schemas.json");
-    let extra = ["--provider-schemas".to_string(), schemas.to_string_lossy().into_owned()];
+    let extra = [
+        "--provider-schemas".to_string(),
+        schemas.to_string_lossy().into_owned(),
+    ];
     compare_with_recordings("validate-providers", &extra);
 }
 

@@ -227,14 +227,14 @@ fn check(
     }
     schemas::check(merged, schemas, &mut out);
     provider_bodies::check(merged, schemas, &mut out);
-    schema_traversal::check(merged, &mut out);
-    resource_types::check(merged, &mut out);
+    schema_traversal::check(merged, schemas, &mut out);
+    resource_types::check(merged, schemas, &mut out);
     reference_syntax::check(merged, &mut out);
     depends_on::check(merged, &mut out);
     let walked = out.split_off(walk_start);
     let reached = import_targets::check(merged, stages::apply(merged, walked));
     let reached = schemas::redundant_ignore_changes(merged, reached);
-    let unsupported = resource_types::unsupported(merged);
+    let unsupported = resource_types::unsupported(merged, schemas);
     out.extend(upstream::skip_dependents(
         merged,
         children,

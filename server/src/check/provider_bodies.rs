@@ -95,9 +95,7 @@ fn provider_content(language: &BlockSchema, body: &Body, m: &MergedModule) -> Bo
             .collect(),
     };
     for e in body.blocks.iter().filter(|b| escape(b)) {
-        content
-            .attributes
-            .extend(e.body.attributes.iter().cloned());
+        content.attributes.extend(e.body.attributes.iter().cloned());
         content.blocks.extend(e.body.blocks.iter().cloned());
     }
     content
@@ -278,8 +276,7 @@ impl Decoder<'_, '_> {
                             format!("Duplicate {name} block"),
                             detail,
                         );
-                    } else if nested.min_items == 1 && found.braces.is_empty() && !found.unknown
-                    {
+                    } else if nested.min_items == 1 && found.braces.is_empty() && !found.unknown {
                         self.error(
                             MISSING,
                             place,
