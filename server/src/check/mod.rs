@@ -32,6 +32,7 @@ mod module_sources;
 mod modules;
 mod overrides;
 mod provider_bodies;
+mod provider_configs;
 mod provider_lookup;
 mod providers;
 mod provisioners;
@@ -227,6 +228,7 @@ fn check(
     }
     schemas::check(merged, schemas, &mut out);
     provider_bodies::check(merged, schemas, &mut out);
+    provider_configs::check(merged, schemas, &mut out);
     schema_traversal::check(merged, schemas, &mut out);
     resource_types::check(merged, schemas, &mut out);
     reference_syntax::check(merged, &mut out);

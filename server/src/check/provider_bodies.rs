@@ -14,6 +14,7 @@
 //! Only the native syntax is decoded: which JSON properties are blocks needs the provider
 //! schema while parsing. A resource an override file changes is decoded by Terraform
 //! without its unknown arguments (spec §1.5): `schemas.rs` warns about those instead.
+//! Provider configurations are decoded the same way (`provider_configs.rs`).
 
 use super::decode::{missing_item, unsupported_argument_detail, unsupported_block_detail};
 use super::provider_lookup::{declarations, resource_schema};
@@ -42,12 +43,12 @@ pub(super) fn check(
         let Some(resource) = d.resource else {
             continue;
         };
-        // The first declaration is the one Terraform decodes; an overridden one is
-        // decoded without its unknown arguments (`schemas.rs`).
+        // The first declaration is the one Terraform decodes.
         let first = resource.provenance.decl.file == d.file
             && resource.provenance.decl_span == d.block.span;
-        let native = m.file(d.file).syntax.syntax == Syntax::Native;
-        if !first || !native || !resource.provenance.overrides.is_empty() {
+        let native = |file: u32| m.file(file).syntax.syntax == Syntax::Native;
+        let overrides = &resource.provenance.overrides;
+        if !first || !native(d.file) || !overrides.iter().all(|o| native(o.file)) {
             continue;
         }
         let SchemaLookup::Found(schema) = resource_schema(m, schemas, resource) else {
@@ -56,20 +57,62 @@ pub(super) fn check(
         let Some(language) = file_schema().block(d.mode.keyword(), m.dialect) else {
             continue;
         };
-        let mut decoder = Decoder {
-            m,
-            file: d.file,
-            out: &mut *out,
-        };
         let content = provider_content(&language.schema, &d.block.body, m);
-        let place = missing_item(m, d.file, d.block);
-        decoder.body(&schema.block, &content, place);
+        if overrides.is_empty() {
+            decode(m, d.file, &schema.block, &content, d.block, out);
+        } else {
+            overridden(m, d.file, &schema.block, &content, d.block, resource, out);
+        }
     }
+}
+
+/// Decodes a resource an override file changes as Terraform decodes its merged body
+/// (`configs.mergeBody`, recorded in aws-overrides): the declaration alone for required
+/// arguments, the merged arguments for their values without reporting unknown ones
+/// (`schemas.rs` warns of those), and the merged blocks (an override's blocks of a type
+/// replace the declaration's) in full.
+fn overridden(
+    m: &MergedModule,
+    file: u32,
+    schema: &BlockSchema,
+    base: &Body,
+    block: &Block,
+    resource: &crate::merge::Resource,
+    out: &mut Vec<Diagnostic>,
+) {
+    let place = missing_item(m, file, block);
+    let mut decoder = Decoder { m, file, out };
+    decoder.missing(schema, base, place);
+    let merged = &resource.config;
+    for a in &merged.attributes {
+        if let Some(s) = schema.attribute(&a.attr.name.name, m.dialect) {
+            decoder.file = a.file;
+            decoder.value(s, &a.attr);
+        }
+    }
+    let blocks: Vec<(u32, &Block)> = merged.blocks.iter().map(|b| (b.file, &*b.block)).collect();
+    let has_argument = |n: &str| merged.attributes.iter().any(|a| &*a.attr.name.name == n);
+    let place = Origin { file, span: place };
+    decoder.blocks(schema, &has_argument, &blocks, place);
+}
+
+/// Decodes `content`, the provider's part of `block`'s body in file `file`, against
+/// `schema`.
+pub(super) fn decode(
+    m: &MergedModule,
+    file: u32,
+    schema: &BlockSchema,
+    content: &Body,
+    block: &Block,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut decoder = Decoder { m, file, out };
+    decoder.body(schema, content, missing_item(m, file, block));
 }
 
 /// What of `body` is the provider's: every item the language schema of its block does
 /// not name (its meta-arguments), with the content of escaping `_` blocks.
-fn provider_content(language: &BlockSchema, body: &Body, m: &MergedModule) -> Body {
+pub(super) fn provider_content(language: &BlockSchema, body: &Body, m: &MergedModule) -> Body {
     let escape = |b: &Block| {
         language
             .block(&b.kind.name, m.dialect)
@@ -101,17 +144,18 @@ fn provider_content(language: &BlockSchema, body: &Body, m: &MergedModule) -> Bo
     content
 }
 
-/// The blocks a body gives one nested block type: where each body's missing items go,
-/// and whether a `dynamic` block makes their number unknown.
+/// The blocks a body gives one nested block type: where each body's missing items go
+/// and where each header is, and whether a `dynamic` block makes their number unknown.
 #[derive(Default)]
 struct Instances {
-    braces: Vec<Span>,
-    headers: Vec<Span>,
+    braces: Vec<Origin>,
+    headers: Vec<Origin>,
     unknown: bool,
 }
 
 struct Decoder<'a, 'o> {
     m: &'a MergedModule,
+    /// The file of the item being decoded.
     file: u32,
     out: &'o mut Vec<Diagnostic>,
 }
@@ -122,22 +166,44 @@ impl Decoder<'_, '_> {
             file: self.file,
             span,
         };
+        self.error_at(code, origin, summary, detail);
+    }
+
+    fn error_at(&mut self, code: &'static str, origin: Origin, summary: String, detail: String) {
         self.out
             .push(at(self.m, origin, Severity::Error, code, summary, detail));
     }
 
-    /// Decodes `body` against `schema`; `place` is where its missing items are reported.
+    /// Decodes `body` of the current file against `schema`; `place` is where its
+    /// missing items are reported.
     fn body(&mut self, schema: &BlockSchema, body: &Body, place: Span) {
         self.attributes(schema, body);
         self.missing(schema, body, place);
+        let file = self.file;
+        let blocks: Vec<(u32, &Block)> = body.blocks.iter().map(|b| (file, &**b)).collect();
+        let place = Origin { file, span: place };
+        self.blocks(schema, &|n| body.attribute(n).is_some(), &blocks, place);
+    }
+
+    /// Decodes `blocks` (each with its file) of a body whose arguments `has_argument`
+    /// tells, and checks how many of each type there are; `place` is where the body's
+    /// missing blocks are reported.
+    fn blocks(
+        &mut self,
+        schema: &BlockSchema,
+        has_argument: &dyn Fn(&str) -> bool,
+        blocks: &[(u32, &Block)],
+        place: Origin,
+    ) {
         let mut counts: Vec<(&str, Instances)> = Vec::new();
-        for block in &body.blocks {
+        for &(file, block) in blocks {
+            self.file = file;
             let (name, dynamic) = match (&*block.kind.name, block.labels.first()) {
                 ("dynamic", Some(label)) => (&*label.name, Some(label.span)),
                 ("dynamic", None) => continue, // The loader reported the missing label.
                 (name, _) => (name, None),
             };
-            let Some(target) = self.target(schema, body, name) else {
+            let Some(target) = self.target(schema, has_argument, name) else {
                 match dynamic {
                     Some(label) => self.error(
                         UNSUPPORTED,
@@ -153,7 +219,7 @@ impl Decoder<'_, '_> {
                 Some(_) => self.generated(block),
                 None => vec![Generated {
                     body: &block.body,
-                    brace: missing_item(self.m, self.file, block),
+                    brace: missing_item(self.m, file, block),
                     header: header_span(block),
                     unknown: false,
                 }],
@@ -169,24 +235,37 @@ impl Decoder<'_, '_> {
                 let instances = &mut counts[index].1;
                 instances.unknown |= g.unknown;
                 if !g.unknown {
-                    instances.braces.push(g.brace);
-                    instances.headers.push(g.header);
+                    instances.braces.push(Origin {
+                        file,
+                        span: g.brace,
+                    });
+                    instances.headers.push(Origin {
+                        file,
+                        span: g.header,
+                    });
                 }
                 self.body(&target, g.body, g.brace);
+                self.file = file;
             }
         }
+        self.file = place.file;
         self.counts(schema, &counts, place);
     }
 
     /// What blocks of type `name` decode as in `body`: a nested block type of the
     /// schema, or (`blocktoattr`) the elements of a list or set of objects attribute
     /// the body does not set as an argument.
-    fn target(&self, schema: &BlockSchema, body: &Body, name: &str) -> Option<Arc<BlockSchema>> {
+    fn target(
+        &self,
+        schema: &BlockSchema,
+        has_argument: &dyn Fn(&str) -> bool,
+        name: &str,
+    ) -> Option<Arc<BlockSchema>> {
         if let Some(nested) = schema.block(name, self.m.dialect) {
             return Some(nested.schema.clone());
         }
         let a = schema.attribute(name, self.m.dialect)?;
-        if body.attribute(name).is_some() {
+        if has_argument(name) {
             return None;
         }
         object_elements(a.value_type.as_ref()?)
@@ -232,7 +311,7 @@ impl Decoder<'_, '_> {
         for a in &schema.attributes {
             let given = body.attribute(&a.name).is_some()
                 || body.blocks.iter().any(|b| {
-                    &*b.kind.name == &*a.name
+                    *b.kind.name == *a.name
                         || (&*b.kind.name == "dynamic" && b.label(0) == Some(&a.name))
                 });
             if a.requirement == Requirement::Required && !given {
@@ -251,7 +330,7 @@ impl Decoder<'_, '_> {
 
     /// The number of blocks of each nested type against its nesting and limits, as
     /// `hcldec`'s block specs check them once every block is known.
-    fn counts(&mut self, schema: &BlockSchema, counts: &[(&str, Instances)], place: Span) {
+    fn counts(&mut self, schema: &BlockSchema, counts: &[(&str, Instances)], place: Origin) {
         let none = Instances::default();
         for nested in &schema.blocks {
             let name = &*nested.name;
@@ -262,22 +341,18 @@ impl Decoder<'_, '_> {
             match nested.nesting {
                 Nesting::Single | Nesting::Group => {
                     if let [first, second, ..] = found.headers[..] {
-                        let first = Origin {
-                            file: self.file,
-                            span: first,
-                        };
                         let detail = format!(
                             "Only one block of type {name:?} is allowed. Previous definition was at {}.",
                             range_text(self.m, first)
                         );
-                        self.error(
+                        self.error_at(
                             BLOCK_COUNT,
                             second,
                             format!("Duplicate {name} block"),
                             detail,
                         );
                     } else if nested.min_items == 1 && found.braces.is_empty() && !found.unknown {
-                        self.error(
+                        self.error_at(
                             MISSING,
                             place,
                             format!("Missing {name} block"),
@@ -289,7 +364,7 @@ impl Decoder<'_, '_> {
                     let n = found.braces.len() as u64;
                     if nested.max_items > 0 && n > nested.max_items {
                         let span = found.braces[nested.max_items as usize];
-                        self.error(
+                        self.error_at(
                             BLOCK_COUNT,
                             span,
                             format!("Too many {name} blocks"),
@@ -299,7 +374,7 @@ impl Decoder<'_, '_> {
                             ),
                         );
                     } else if n < nested.min_items {
-                        self.error(
+                        self.error_at(
                             BLOCK_COUNT,
                             place,
                             format!("Insufficient {name} blocks"),

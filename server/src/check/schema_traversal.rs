@@ -11,7 +11,9 @@
 use super::provider_lookup::resource_schema;
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
-use crate::schema::{BlockSchema, Nesting, ProviderSchemaSource, SchemaLookup, ValueType};
+use crate::schema::{
+    BlockSchema, NestedBlock, Nesting, ProviderSchemaSource, SchemaLookup, ValueType,
+};
 use crate::syntax::Span;
 
 /// Code of a reference step a known resource type's schema does not allow.
@@ -159,12 +161,7 @@ fn validate(schema: &BlockSchema, steps: &[(Step, Span)], out: &mut Vec<Problem>
         return;
     }
     if let Some(block) = schema.blocks.iter().find(|b| &*b.name == name) {
-        match (block.nesting, after.first()) {
-            (Nesting::Single | Nesting::Group, _) => validate(&block.schema, after, out),
-            (_, Some((Step::Index(_), _))) => validate(&block.schema, &after[1..], out),
-            // Other steps are left to evaluation.
-            _ => {}
-        }
+        nested_block(block, after, out);
         return;
     }
     let mut names: Vec<&str> = schema
@@ -185,9 +182,34 @@ fn validate(schema: &BlockSchema, steps: &[(Step, Span)], out: &mut Vec<Problem>
     ));
 }
 
+/// `NestedBlock.staticValidateTraversal`: a single block's attributes are read directly;
+/// a list's element by a number, a set's not at all (a map's are left to evaluation).
+fn nested_block(block: &NestedBlock, steps: &[(Step, Span)], out: &mut Vec<Problem>) {
+    let name = &*block.name;
+    match (block.nesting, steps.first()) {
+        (Nesting::Single | Nesting::Group, _) => validate(&block.schema, steps, out),
+        (_, None) => {}
+        (Nesting::List, Some((Step::Index(_), _))) => validate(&block.schema, &steps[1..], out),
+        (Nesting::List, Some((_, span))) => out.push((
+            *span,
+            Severity::Error,
+            "Invalid operation",
+            format!("Block type {name:?} is represented by a list of objects, so it must be indexed using a numeric key, like .{name}[0]."),
+        )),
+        (Nesting::Set, Some((Step::Index(_), span))) => out.push((
+            *span,
+            Severity::Error,
+            "Cannot index a set value",
+            format!("Block type {name:?} is represented by a set of objects, and set elements do not have addressable keys. To find elements matching specific criteria, use a \"for\" expression with an \"if\" clause."),
+        )),
+        _ => {}
+    }
+}
+
 /// HCL's traversal of an unknown value of type `ty` by `steps`: its first error, where
-/// Strata knows HCL's words for it (steps into primitive values); other types stop the
-/// check without one.
+/// Strata knows HCL's words for it (steps into primitive values, indexing a set,
+/// attributes of a collection of primitives, as recorded in aws-traversals); other
+/// types stop the check without one.
 fn traverse(ty: &ValueType, steps: &[(Step, Span)]) -> Option<Problem> {
     let mut ty = ty.clone();
     for (step, span) in steps {
@@ -215,13 +237,28 @@ fn traverse(ty: &ValueType, steps: &[(Step, Span)]) -> Option<Problem> {
                     "This value does not have any indices.".into(),
                 ))
             }
+            (ValueType::Set(_), Step::Index(_)) => {
+                return Some((
+                    *span,
+                    Severity::Error,
+                    "Invalid index",
+                    "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.".into(),
+                ))
+            }
+            (ValueType::List(e) | ValueType::Set(e), Step::Attr(_))
+                if !matches!(*e, ValueType::Object { .. } | ValueType::Dynamic) =>
+            {
+                return Some((
+                    *span,
+                    Severity::Error,
+                    "Unsupported attribute",
+                    "This value does not have any attributes.".into(),
+                ))
+            }
             (ValueType::Map(element), _) => *element,
             (ValueType::List(element), Step::Index(None)) => *element,
             (ValueType::Object { mut attributes, .. }, Step::Attr(name)) => {
-                match attributes.remove(name.as_str()) {
-                    Some(t) => t,
-                    None => return None,
-                }
+                attributes.remove(name.as_str())?
             }
             _ => return None,
         };
