@@ -113,19 +113,12 @@ impl Decoder<'_> {
                         format!("No argument or block type is named {name:?}.{hint}"),
                     );
                 }
-                None => {
-                    let unused: Vec<&str> = schema
-                        .attribute_names(self.dialect)
-                        .filter(|n| body.attribute(n).is_none())
-                        .collect();
-                    let is_block = schema.block(name, self.dialect).is_some();
-                    self.error(
-                        UNSUPPORTED,
-                        a.name.span,
-                        "Unsupported argument".into(),
-                        unsupported_argument_detail(name, &unused, is_block),
-                    );
-                }
+                None => self.error(
+                    UNSUPPORTED,
+                    a.name.span,
+                    "Unsupported argument".into(),
+                    unsupported_argument_detail(schema, body, name, self.dialect),
+                ),
             }
         }
     }
@@ -237,14 +230,12 @@ impl Decoder<'_> {
     }
 
     fn unsupported_block(&mut self, schema: &BlockSchema, block: &Block) {
-        let name = &*block.kind.name;
-        let candidates: Vec<&str> = suggestable_blocks(schema, self.dialect).collect();
-        let is_attribute = schema.attribute(name, self.dialect).is_some();
+        let detail = unsupported_block_detail(schema, &block.kind.name, self.dialect);
         self.error(
             UNSUPPORTED,
             block.kind.span,
             "Unsupported block type".into(),
-            unsupported_block_detail(name, &candidates, is_attribute),
+            detail,
         );
     }
 
@@ -321,28 +312,40 @@ fn open_brace(text: &str, block: &Block) -> usize {
         .map_or(header_end, |i| header_end + i)
 }
 
-/// HCL's detail for an argument a body's schema does not take: a suggestion among the
-/// arguments it does take and the body leaves `unused`, else a hint when a block type
-/// has the name.
-pub(super) fn unsupported_argument_detail(name: &str, unused: &[&str], is_block: bool) -> String {
-    let hint = match first_close_name(name, unused) {
+/// HCL's detail for an argument `name` that `schema` does not take in `body`: a
+/// suggestion among the arguments it takes and the body leaves unused, else a hint when
+/// a block type has the name.
+pub(super) fn unsupported_argument_detail(
+    schema: &BlockSchema,
+    body: &Body,
+    name: &str,
+    dialect: Dialect,
+) -> String {
+    let unused: Vec<&str> = schema
+        .attribute_names(dialect)
+        .filter(|n| body.attribute(n).is_none())
+        .collect();
+    let hint = match first_close_name(name, &unused) {
         Some(s) => format!(" Did you mean {s:?}?"),
-        None if is_block => format!(" Did you mean to define a block of type {name:?}?"),
+        None if schema.block(name, dialect).is_some() => {
+            format!(" Did you mean to define a block of type {name:?}?")
+        }
         None => String::new(),
     };
     format!("An argument named {name:?} is not expected here.{hint}")
 }
 
-/// HCL's detail for a block type a body's schema does not take: a suggestion among
-/// `candidates`, else a hint when an argument has the name.
+/// HCL's detail for a block type `name` that `schema` does not take: a suggestion among
+/// its block types, else a hint when an argument has the name.
 pub(super) fn unsupported_block_detail(
+    schema: &BlockSchema,
     name: &str,
-    candidates: &[&str],
-    is_attribute: bool,
+    dialect: Dialect,
 ) -> String {
-    let hint = match first_close_name(name, candidates) {
+    let candidates: Vec<&str> = suggestable_blocks(schema, dialect).collect();
+    let hint = match first_close_name(name, &candidates) {
         Some(s) => format!(" Did you mean {s:?}?"),
-        None if is_attribute => format!(
+        None if schema.attribute(name, dialect).is_some() => format!(
             " Did you mean to define argument {name:?}? If so, use the equals sign to assign it a value."
         ),
         None => String::new(),

@@ -276,19 +276,12 @@ impl Decoder<'_, '_> {
             let name = &*a.name.name;
             match schema.attribute(name, self.m.dialect) {
                 Some(s) => self.value(s, a),
-                None => {
-                    let unused: Vec<&str> = schema
-                        .attribute_names(self.m.dialect)
-                        .filter(|n| body.attribute(n).is_none())
-                        .collect();
-                    let is_block = schema.block(name, self.m.dialect).is_some();
-                    self.error(
-                        UNSUPPORTED,
-                        a.name.span,
-                        "Unsupported argument".into(),
-                        unsupported_argument_detail(name, &unused, is_block),
-                    );
-                }
+                None => self.error(
+                    UNSUPPORTED,
+                    a.name.span,
+                    "Unsupported argument".into(),
+                    unsupported_argument_detail(schema, body, name, self.m.dialect),
+                ),
             }
         }
     }
@@ -420,14 +413,12 @@ impl Decoder<'_, '_> {
     }
 
     fn unsupported_block(&mut self, schema: &BlockSchema, block: &Block) {
-        let name = &*block.kind.name;
-        let candidates: Vec<&str> = schema.block_names(self.m.dialect).collect();
-        let is_attribute = schema.attribute(name, self.m.dialect).is_some();
+        let detail = unsupported_block_detail(schema, &block.kind.name, self.m.dialect);
         self.error(
             UNSUPPORTED,
             block.kind.span,
             "Unsupported block type".into(),
-            unsupported_block_detail(name, &candidates, is_attribute),
+            detail,
         );
     }
 }

@@ -1,9 +1,12 @@
 //! Resource types whose arguments Strata knows without a provider (DESIGN.md: built-in
-//! knowledge): an argument they do not have is `Unsupported argument`, or, in a resource
-//! an override file changes (Terraform then stops checking its arguments, spec §1.5), a
-//! warning that it is silently ignored (the rule is `arguments::unknown_argument`).
-//! `ignore_changes` is checked against the same schema: names the type does not have,
-//! and attributes only the provider decides (`Redundant ignore_changes element`).
+//! knowledge, used while no provider schema is loaded for them): an argument they do not
+//! have is `Unsupported argument`. In a resource an override file changes (Terraform then
+//! stops checking its top-level arguments, spec §1.5), an argument its type does not
+//! have, by that table or by its provider's schema, is a warning that it is silently
+//! ignored (the rule is `arguments::unknown_argument`). `ignore_changes` is checked
+//! against the table: names the type does not have, and attributes only the provider
+//! decides (`Redundant ignore_changes element`). Bodies with a provider schema are
+//! decoded by `provider_bodies.rs`.
 
 use super::arguments::{unknown_argument, Ignored};
 use super::{at, Diagnostic, Severity};
