@@ -30,6 +30,11 @@ def distance(a, b):
     return row[len(b)]
 
 
+def close(a, b):
+    """Within Terraform's suggestion distance (less than three edits)."""
+    return abs(len(a) - len(b)) < 3 and distance(a, b) < 3
+
+
 def used_types(dirs):
     names = set()
     for d in dirs:
@@ -51,7 +56,7 @@ def main():
             keep = {
                 name: body
                 for name, body in types.items()
-                if any(distance(name, u) < 3 for u in used)
+                if name in used or any(close(name, u) for u in used)
             }
             if keep:
                 trimmed[kind] = dict(sorted(keep.items()))
