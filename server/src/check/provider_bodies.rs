@@ -344,7 +344,11 @@ impl Decoder<'_, '_> {
                             format!("Duplicate {name} block"),
                             detail,
                         );
-                    } else if nested.min_items == 1 && found.braces.is_empty() && !found.unknown {
+                    } else if nested.nesting == Nesting::Single // a group defaults to empty
+                        && nested.min_items == 1
+                        && found.braces.is_empty()
+                        && !found.unknown
+                    {
                         self.error_at(
                             MISSING,
                             place,
