@@ -393,7 +393,8 @@ impl Decoder<'_, '_> {
         let Some(content) = block.body.blocks_of("content").next() else {
             return Vec::new(); // The loader reported it.
         };
-        let header = block.labels.first().map_or(block.kind.span, |l| l.span);
+        // A generated block is defined where the `dynamic` block is (`dynblock`).
+        let header = header_span(block);
         let known = block
             .body
             .attribute("for_each")
