@@ -26,6 +26,7 @@ PHASES = [
     ("hcl-decode", "Decoding bodies against the schema (HCL)"),
     ("loader", "Terraform's configuration loader"),
     ("validate", "The validate walk (references and values)"),
+    ("validate-provider", "The validate walk with provider schemas (fixtures/validate-providers)"),
 ]
 
 
@@ -38,8 +39,8 @@ def summaries(folder):
     return found
 
 
-def pending():
-    path = ROOT / "fixtures" / "validate" / "PENDING"
+def pending(folder="validate"):
+    path = ROOT / "fixtures" / folder / "PENDING"
     names = set()
     for line in path.read_text().splitlines() if path.exists() else []:
         line = line.strip()
@@ -54,7 +55,8 @@ def pattern(summary):
 
 def main():
     recorded = summaries(ROOT / "fixtures" / "validate")
-    waiting = pending()
+    recorded.update(summaries(ROOT / "fixtures" / "validate-providers"))
+    waiting = pending() | pending("validate-providers")
     written = summaries(ROOT / "fixtures" / "check")
     rows = []
     for line in INVENTORY.read_text().splitlines():

@@ -2,6 +2,11 @@
 //! `fixtures/validate/` holds a module and the `expected.json` that
 //! `scripts/record-validate.py` recorded from `terraform validate -json` (Terraform 1.11.4).
 //!
+//! `fixtures/validate-providers/` holds modules using the AWS provider, recorded by the same
+//! script with the provider from the filesystem mirror; Strata checks them with the trimmed
+//! schema file `fixtures/validate-providers/schemas.json` (`--provider-schemas`), so this
+//! test needs neither Terraform nor the provider.
+//!
 //! Diagnostics are compared as a set: severity, summary, detail and range must match, in
 //! any order (Terraform's order follows its decoder, Strata's its families). Folders listed
 //! in `fixtures/validate/PENDING` are rules Strata does not yet report as Terraform does;
@@ -42,9 +47,9 @@ fn keys(json: &Value) -> Vec<String> {
     all
 }
 
-/// Fixture name -> why it is pending.
-fn pending() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(fixtures().join("validate/PENDING")).unwrap_or_default();
+/// Fixture name -> why it is pending, from `folder/PENDING`.
+fn pending_in(folder: &str) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(fixtures().join(folder).join("PENDING")).unwrap_or_default();
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -55,9 +60,10 @@ fn pending() -> BTreeMap<String, String> {
         .collect()
 }
 
-fn strata_check(dir: &Path) -> (Value, Option<i32>) {
+fn strata_check(dir: &Path, extra: &[String]) -> (Value, Option<i32>) {
     let out = Command::new(strata_bin())
         .args(["check", &dir.to_string_lossy(), "--format", "json"])
+        .args(extra)
         .output()
         .expect("run strata check");
     let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -72,15 +78,32 @@ fn strata_check(dir: &Path) -> (Value, Option<i32>) {
 
 #[test]
 fn strata_reports_what_terraform_validate_recorded() {
-    let root = fixtures().join("validate");
+    compare_with_recordings("validate", &[]);
+}
+
+/// The same with provider schemas: every fixture of `fixtures/validate-providers/`.
+#[test]
+fn strata_reports_what_terraform_validate_recorded_with_provider_schemas() {
+    let schemas = fixtures().join("validate-providers/schemas.json");
+    let extra = [
+        "--provider-schemas".to_string(),
+        schemas.to_string_lossy().into_owned(),
+    ];
+    compare_with_recordings("validate-providers", &extra);
+}
+
+/// Checks each fixture folder of `fixtures/<folder>/` with `extra` arguments and compares
+/// the diagnostics with its `expected.json`.
+fn compare_with_recordings(folder: &str, extra: &[String]) {
+    let root = fixtures().join(folder);
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
-        .expect("fixtures/validate")
+        .expect("fixtures folder")
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_dir())
         .collect();
     dirs.sort();
-    let pending = pending();
+    let pending = pending_in(folder);
     let mut failures = Vec::new();
     let mut still_pending = Vec::new();
     for dir in &dirs {
@@ -90,7 +113,7 @@ fn strata_reports_what_terraform_validate_recorded() {
                 .unwrap_or_else(|e| panic!("{name}/expected.json: {e}")),
         )
         .expect("expected.json is JSON");
-        let (actual, status) = strata_check(dir);
+        let (actual, status) = strata_check(dir, extra);
         let (want, got) = (keys(&expected), keys(&actual));
         let matches = want == got;
         if let Some(why) = pending.get(&name) {
@@ -160,14 +183,18 @@ fn the_coverage_table_lists_every_recorded_summary() {
         }
         rest.is_empty() || pattern.ends_with('*')
     };
-    let pending = pending();
     let mut missing = Vec::new();
-    for dir in std::fs::read_dir(fixtures().join("validate"))
-        .unwrap()
-        .flatten()
-    {
+    let folders = ["validate", "validate-providers"];
+    let dirs = folders.iter().flat_map(|f| {
+        let pending = pending_in(f);
+        std::fs::read_dir(fixtures().join(f))
+            .unwrap()
+            .flatten()
+            .filter(move |d| !pending.contains_key(&*d.file_name().to_string_lossy()))
+    });
+    for dir in dirs {
         let name = dir.file_name().to_string_lossy().into_owned();
-        if !dir.path().is_dir() || pending.contains_key(&name) {
+        if !dir.path().is_dir() {
             continue;
         }
         let expected: Value = serde_json::from_str(

@@ -113,25 +113,12 @@ impl Decoder<'_> {
                         format!("No argument or block type is named {name:?}.{hint}"),
                     );
                 }
-                None => {
-                    let unused: Vec<&str> = schema
-                        .attribute_names(self.dialect)
-                        .filter(|n| body.attribute(n).is_none())
-                        .collect();
-                    let hint = match first_close_name(name, &unused) {
-                        Some(s) => format!(" Did you mean {s:?}?"),
-                        None if schema.block(name, self.dialect).is_some() => {
-                            format!(" Did you mean to define a block of type {name:?}?")
-                        }
-                        None => String::new(),
-                    };
-                    self.error(
-                        UNSUPPORTED,
-                        a.name.span,
-                        "Unsupported argument".into(),
-                        format!("An argument named {name:?} is not expected here.{hint}"),
-                    );
-                }
+                None => self.error(
+                    UNSUPPORTED,
+                    a.name.span,
+                    "Unsupported argument".into(),
+                    unsupported_argument_detail(schema, body, name, self.dialect),
+                ),
             }
         }
     }
@@ -243,20 +230,12 @@ impl Decoder<'_> {
     }
 
     fn unsupported_block(&mut self, schema: &BlockSchema, block: &Block) {
-        let name = &*block.kind.name;
-        let candidates: Vec<&str> = suggestable_blocks(schema, self.dialect).collect();
-        let hint = match first_close_name(name, &candidates) {
-            Some(s) => format!(" Did you mean {s:?}?"),
-            None if schema.attribute(name, self.dialect).is_some() => format!(
-                " Did you mean to define argument {name:?}? If so, use the equals sign to assign it a value."
-            ),
-            None => String::new(),
-        };
+        let detail = unsupported_block_detail(schema, &block.kind.name, self.dialect);
         self.error(
             UNSUPPORTED,
             block.kind.span,
             "Unsupported block type".into(),
-            format!("Blocks of type {name:?} are not expected here.{hint}"),
+            detail,
         );
     }
 
@@ -331,6 +310,47 @@ fn open_brace(text: &str, block: &Block) -> usize {
     text.get(header_end..block.span.end as usize)
         .and_then(|rest| rest.find('{'))
         .map_or(header_end, |i| header_end + i)
+}
+
+/// HCL's detail for an argument `name` that `schema` does not take in `body`: a
+/// suggestion among the arguments it takes and the body leaves unused, else a hint when
+/// a block type has the name.
+pub(super) fn unsupported_argument_detail(
+    schema: &BlockSchema,
+    body: &Body,
+    name: &str,
+    dialect: Dialect,
+) -> String {
+    let unused: Vec<&str> = schema
+        .attribute_names(dialect)
+        .filter(|n| body.attribute(n).is_none())
+        .collect();
+    let hint = match first_close_name(name, &unused) {
+        Some(s) => format!(" Did you mean {s:?}?"),
+        None if schema.block(name, dialect).is_some() => {
+            format!(" Did you mean to define a block of type {name:?}?")
+        }
+        None => String::new(),
+    };
+    format!("An argument named {name:?} is not expected here.{hint}")
+}
+
+/// HCL's detail for a block type `name` that `schema` does not take: a suggestion among
+/// its block types, else a hint when an argument has the name.
+pub(super) fn unsupported_block_detail(
+    schema: &BlockSchema,
+    name: &str,
+    dialect: Dialect,
+) -> String {
+    let candidates: Vec<&str> = suggestable_blocks(schema, dialect).collect();
+    let hint = match first_close_name(name, &candidates) {
+        Some(s) => format!(" Did you mean {s:?}?"),
+        None if schema.attribute(name, dialect).is_some() => format!(
+            " Did you mean to define argument {name:?}? If so, use the equals sign to assign it a value."
+        ),
+        None => String::new(),
+    };
+    format!("Blocks of type {name:?} are not expected here.{hint}")
 }
 
 /// The tool's name as its messages write it.

@@ -5,6 +5,7 @@
 
 mod addresses;
 mod arguments;
+mod attribute_values;
 mod check_blocks;
 mod child_modules;
 mod conditions;
@@ -31,6 +32,9 @@ mod module_providers;
 mod module_sources;
 mod modules;
 mod overrides;
+mod provider_bodies;
+mod provider_configs;
+mod provider_lookup;
 mod providers;
 mod provisioners;
 mod refactoring;
@@ -285,13 +289,15 @@ fn walk(
         validations::check(merged, children, &scope, &mut out);
     }
     schemas::check(merged, schemas, &mut out);
-    schema_traversal::check(merged, &walked, &mut out);
-    resource_types::check(merged, &mut out);
+    provider_bodies::check(merged, schemas, &mut out);
+    provider_configs::check(merged, schemas, &mut out);
+    schema_traversal::check(merged, &walked, schemas, &mut out);
+    resource_types::check(merged, schemas, &mut out);
     reference_syntax::check(merged, &walked, &mut out);
     depends_on::check(merged, &mut out);
     let reached = import_targets::check(merged, stages::apply(merged, &walked, out));
     let reached = schemas::redundant_ignore_changes(merged, reached);
-    let unsupported = resource_types::unsupported(merged);
+    let unsupported = resource_types::unsupported(merged, schemas);
     upstream::skip_dependents(merged, children, schemas, reached, &unsupported)
 }
 

@@ -1,24 +1,23 @@
-//! Resource types the provider of a resource does not have, for the one provider whose
-//! schema Terraform knows without installing anything: the built-in
-//! `terraform.io/builtin/terraform` (`internal/builtin/providers/terraform`). The
-//! validate walk reports `Invalid resource type`, `Invalid data source` or `Invalid
-//! ephemeral resource` at the type label and stops that resource's validation before
-//! its body (`NodeValidatableResource.validateResource`); `upstream.rs` drops what it
-//! never reaches. A `self` reference in what it still evaluates (its postconditions and
-//! its first provisioner with the connection) fails static validation with the
-//! reference's own `Invalid resource type` (`staticValidateResourceReference`).
-//! Other providers' types need their schemas, which Strata does not have yet.
+//! Resource types the provider of a resource does not have: for the built-in
+//! `terraform.io/builtin/terraform` (`internal/builtin/providers/terraform`), whose types
+//! Terraform knows without installing anything, and for every provider whose schema is
+//! loaded (`SchemaLookup::NoSuchType`). The validate walk reports `Invalid resource type`,
+//! `Invalid data source` or `Invalid ephemeral resource` at the type label and stops that
+//! resource's validation before its body (`NodeValidatableResource.validateResource`);
+//! `upstream.rs` drops what it never reaches. A `self` reference in what it still
+//! evaluates (its postconditions and its first provisioner with the connection) fails
+//! static validation with the reference's own `Invalid resource type`
+//! (`staticValidateResourceReference`). A provider whose schema is not known says nothing.
 
 use super::arguments::suggestion_among;
+use super::provider_lookup::{body_kind, declarations};
 use super::{at, Diagnostic, Severity};
-use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
+use crate::merge::{MergedModule, Mode, Origin};
+use crate::schema::{ProviderAddress, ProviderSchemaSource, SchemaLookup};
 use crate::syntax::{Block, Body, Expr, ExprKind, Syntax};
 
 /// Code of a resource type its provider does not have.
 pub const RESOURCE_TYPE: &str = "invalid-resource-type";
-
-/// The built-in provider, as Terraform displays it.
-const BUILTIN: &str = "terraform.io/builtin/terraform";
 
 /// The types the built-in provider has, by mode.
 fn builtin_types(mode: Mode) -> &'static [&'static str] {
@@ -30,7 +29,7 @@ fn builtin_types(mode: Mode) -> &'static [&'static str] {
 }
 
 /// A `resource`, `data` or `ephemeral` block of a primary file (top-level, or a data
-/// block in a `check` block) whose type the built-in provider, its provider, lacks.
+/// block in a `check` block) whose type its provider lacks.
 pub struct Unsupported<'a> {
     /// The file.
     pub file: u32,
@@ -38,51 +37,38 @@ pub struct Unsupported<'a> {
     pub block: &'a Block,
     /// Its mode.
     pub mode: Mode,
+    /// Its provider.
+    pub provider: ProviderAddress,
 }
 
-/// Every block of `m` whose type its provider (the built-in one) does not have.
-pub fn unsupported(m: &MergedModule) -> Vec<Unsupported<'_>> {
+/// Every block of `m` whose type its provider does not have.
+pub fn unsupported<'a>(
+    m: &'a MergedModule,
+    schemas: &dyn ProviderSchemaSource,
+) -> Vec<Unsupported<'a>> {
     let mut found = Vec::new();
-    for (fi, file) in m.files.iter().enumerate() {
-        if m.is_override_file(fi as u32) {
-            continue;
-        }
-        let nested = file
-            .syntax
-            .body
-            .blocks_of("check")
-            .flat_map(|c| c.body.blocks_of("data"));
-        let blocks = file.syntax.body.blocks.iter().chain(nested);
-        for block in blocks {
-            let mode = match &*block.kind.name {
-                "resource" => Mode::Managed,
-                "data" => Mode::Data,
-                "ephemeral" => Mode::Ephemeral,
-                _ => continue,
-            };
-            let (Some(type_name), Some(name)) = (block.label(0), block.label(1)) else {
-                continue;
-            };
-            let key = ResourceKey {
-                mode,
-                type_name: type_name.to_string(),
-                name: name.to_string(),
-            };
-            // An override file may change the `provider` argument.
-            let provider = match m.resources.get(&key) {
-                Some(r) => r.provider.as_ref().map(|a| a.expr()),
-                None => block.body.attribute("provider").map(|a| &a.expr),
-            };
-            let local = provider
-                .and_then(provider_local_name)
-                .unwrap_or_else(|| implied_local_name(type_name));
-            if is_builtin(m, local) && !builtin_types(mode).contains(&type_name) {
-                found.push(Unsupported {
-                    file: fi as u32,
-                    block,
-                    mode,
-                });
-            }
+    for d in declarations(m) {
+        // An override file may change the `provider` argument.
+        let provider = match d.resource {
+            Some(r) => r.provider.as_ref().map(|a| a.expr()),
+            None => d.block.body.attribute("provider").map(|a| &a.expr),
+        };
+        let local = provider
+            .and_then(provider_local_name)
+            .unwrap_or_else(|| crate::merge::implied_local_name(d.type_name));
+        let provider = m.local_provider(local);
+        let lacking = if provider.is_builtin() {
+            !builtin_types(d.mode).contains(&d.type_name)
+        } else {
+            schemas.lookup(&provider, body_kind(d.mode), d.type_name) == SchemaLookup::NoSuchType
+        };
+        if lacking {
+            found.push(Unsupported {
+                file: d.file,
+                block: d.block,
+                mode: d.mode,
+                provider,
+            });
         }
     }
     found
@@ -90,8 +76,12 @@ pub fn unsupported(m: &MergedModule) -> Vec<Unsupported<'_>> {
 
 /// The diagnostics of each unsupported type: at its label, and at each `self` of what
 /// Terraform still evaluates (native syntax only, as the rest of the walk).
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    for u in unsupported(m) {
+pub(super) fn check(
+    m: &MergedModule,
+    schemas: &dyn ProviderSchemaSource,
+    out: &mut Vec<Diagnostic>,
+) {
+    for u in unsupported(m, schemas) {
         let Some(label) = u.block.labels.first() else {
             continue;
         };
@@ -99,7 +89,7 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             file: u.file,
             span: label.span,
         };
-        let (summary, detail) = unsupported_message(u.mode, &label.name);
+        let (summary, detail) = unsupported_message(schemas, &u.provider, u.mode, &label.name);
         out.push(at(
             m,
             origin,
@@ -117,8 +107,8 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             Mode::Ephemeral => ("An", "ephemeral"),
         };
         let detail = format!(
-            "{article} {adjective} resource type {:?} is not supported by provider {BUILTIN:?}.",
-            label.name
+            "{article} {adjective} resource type {:?} is not supported by provider \"{}\".",
+            label.name, u.provider
         );
         let mut selves = Vec::new();
         for b in &u.block.body.blocks {
@@ -145,11 +135,23 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The summary and detail `validateResource` gives a type the built-in provider lacks:
-/// a type of the other mode is named as such, else the closest type of this mode (the
-/// ephemeral form has neither).
-fn unsupported_message(mode: Mode, type_name: &str) -> (&'static str, String) {
-    let has = |mode| builtin_types(mode).contains(&type_name);
+/// The summary and detail `validateResource` gives a type its provider lacks: a type of
+/// the other mode is named as such, else the closest type of this mode (the ephemeral
+/// form has neither).
+fn unsupported_message(
+    schemas: &dyn ProviderSchemaSource,
+    provider: &ProviderAddress,
+    mode: Mode,
+    type_name: &str,
+) -> (&'static str, String) {
+    let types = |mode: Mode| -> Vec<String> {
+        if provider.is_builtin() {
+            builtin_types(mode).iter().map(|t| t.to_string()).collect()
+        } else {
+            schemas.type_names(provider, body_kind(mode))
+        }
+    };
+    let has = |mode| types(mode).iter().any(|t| t == type_name);
     let (summary, noun) = match mode {
         Mode::Managed => ("Invalid resource type", "resource type"),
         Mode::Data => ("Invalid data source", "data source"),
@@ -159,13 +161,20 @@ fn unsupported_message(mode: Mode, type_name: &str) -> (&'static str, String) {
         Mode::Managed if has(Mode::Data) => format!("\n\nDid you intend to use the data source {type_name:?}? If so, declare this using a \"data\" block instead of a \"resource\" block."),
         Mode::Data if has(Mode::Managed) => format!("\n\nDid you intend to use the managed resource type {type_name:?}? If so, declare this using a \"resource\" block instead of a \"data\" block."),
         Mode::Ephemeral => String::new(),
-        _ => suggestion_among(type_name, builtin_types(mode))
-            .map(|s| format!(" Did you mean {s:?}?"))
-            .unwrap_or_default(),
+        _ => {
+            let names = types(mode);
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            suggestion_among(type_name, &names)
+                .map(|s| format!(" Did you mean {s:?}?"))
+                .unwrap_or_default()
+        }
     };
     (
         summary,
-        format!("The provider {BUILTIN} does not support {noun} {type_name:?}.{hint}"),
+        format!(
+            "The provider {} does not support {noun} {type_name:?}.{hint}",
+            provider.for_display()
+        ),
     )
 }
 
@@ -196,16 +205,4 @@ fn provider_local_name(expr: &Expr) -> Option<&str> {
         ExprKind::String(s) => s.split('.').next(),
         _ => None,
     }
-}
-
-/// The provider local name a resource type implies: the part before its first `_`.
-fn implied_local_name(type_name: &str) -> &str {
-    type_name.split('_').next().unwrap_or(type_name)
-}
-
-/// Whether a provider local name stands for the built-in provider in `m`: its
-/// `required_providers` source says so, or, with none, the name is `terraform`
-/// (`addrs.ImpliedProviderForUnqualifiedType`).
-fn is_builtin(m: &MergedModule, local: &str) -> bool {
-    m.local_provider(local).is_builtin()
 }

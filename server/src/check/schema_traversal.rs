@@ -1,16 +1,26 @@
-//! References into resources of the types whose schema Strata knows, checked as the
+//! References into resources, data sources and ephemeral resources whose schema is
+//! known (their provider's, or the built-in types' of `schemas.rs`), checked as the
 //! validate walk checks them statically (`staticValidateResourceReference`, then
 //! `configschema.Block.StaticValidateTraversal`): the steps after the resource (or after
-//! its instance key) must begin with one of its attributes by name, and what follows is
-//! applied to an unknown value of that attribute's type. Outputs are checked too.
+//! its instance key) must begin with one of its attributes or nested block types by
+//! name; a nested block of list, set or map nesting must be indexed before its own
+//! attributes; what follows an attribute is applied to an unknown value of its type.
+//! A deprecated attribute read this way is a warning (`Deprecated attribute`).
+//! Outputs are checked too.
 
 use super::evaluated::Walked;
+use super::provider_lookup::resource_schema;
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin, ResourceKey};
+use crate::schema::{
+    BlockSchema, NestedBlock, Nesting, ProviderSchemaSource, SchemaLookup, ValueType,
+};
 use crate::syntax::Span;
 
 /// Code of a reference step a known resource type's schema does not allow.
 pub const SCHEMA_TRAVERSAL: &str = "invalid-schema-traversal";
+/// Code of a reference to an attribute its provider deprecates.
+pub const DEPRECATED_ATTRIBUTE: &str = "deprecated-attribute";
 
 /// One step of a reference after its subject, as written.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,22 +31,54 @@ enum Step {
     Index(Option<String>),
 }
 
-pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
+/// A problem with one step: where, how serious, summary and detail.
+type Problem = (Span, Severity, &'static str, String);
+
+pub(super) fn check(
+    m: &MergedModule,
+    walked: &Walked<'_>,
+    schemas: &dyn ProviderSchemaSource,
+    out: &mut Vec<Diagnostic>,
+) {
+    let declarations = super::provider_lookup::declarations(m);
     for visit in walked.iter() {
         let place = visit.place();
         for r in visit.references() {
-            let address = r.container.as_deref().unwrap_or(&r.subject);
-            let Some((type_name, name)) = address.split_once('.') else {
+            let key = if r.subject == "self" && place.scope.this {
+                // `self` is the resource whose provisioner, connection or condition
+                // this is.
+                let Some(d) = declarations.iter().find(|d| {
+                    d.file == place.file
+                        && d.block.span.start <= r.span.start
+                        && r.span.end <= d.block.span.end
+                }) else {
+                    continue;
+                };
+                ResourceKey {
+                    mode: d.mode,
+                    type_name: d.type_name.to_string(),
+                    name: d.block.label(1).unwrap_or_default().to_string(),
+                }
+            } else {
+                let Some(key) = resource_key(r.container.as_deref().unwrap_or(&r.subject)) else {
+                    continue;
+                };
+                key
+            };
+            let (mode, type_name) = (key.mode, key.type_name.as_str());
+            let Some(resource) = m.resources.get(&key) else {
                 continue;
             };
-            let key = ResourceKey {
-                mode: Mode::Managed,
-                type_name: type_name.to_string(),
-                name: name.to_string(),
+            let schema = match resource_schema(m, schemas, resource) {
+                SchemaLookup::Found(s) => s.block,
+                SchemaLookup::Unavailable if mode == Mode::Managed => {
+                    match super::schemas::builtin_schema(type_name) {
+                        Some(s) => std::sync::Arc::new(s),
+                        None => continue,
+                    }
+                }
+                _ => continue,
             };
-            if !m.resources.contains_key(&key) || super::schemas::arguments(type_name).is_none() {
-                continue;
-            }
             let text = &m.file(place.file).text;
             let mut from = r.subject_span.end as usize;
             // The subject's range ends one past its key, short of a `]` after spaces.
@@ -46,82 +88,182 @@ pub(super) fn check(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnos
                 from += spaces + 1;
             }
             let steps = written_steps(text, from, &r.remaining);
-            if let Some((span, summary, detail)) = validate(type_name, &steps) {
+            // `count` is left to its own error (`Invalid resource count attribute`).
+            if matches!(steps.first(), Some((Step::Attr(n), _)) if n == "count") {
+                continue;
+            }
+            let mut problems = Vec::new();
+            validate(&schema, &steps, &mut problems);
+            for (span, severity, summary, detail) in problems {
                 let origin = Origin {
                     file: place.file,
                     span,
                 };
-                out.push(at(
-                    m,
-                    origin,
-                    Severity::Error,
-                    SCHEMA_TRAVERSAL,
-                    summary.into(),
-                    detail,
-                ));
+                let code = match severity {
+                    Severity::Error => SCHEMA_TRAVERSAL,
+                    _ => DEPRECATED_ATTRIBUTE,
+                };
+                out.push(at(m, origin, severity, code, summary.into(), detail));
             }
         }
     }
 }
 
-/// The first problem of `steps` against the schema of `type_name`: where, summary and
-/// detail. `count` is left to its own error (`Invalid resource count attribute`).
-fn validate(type_name: &str, steps: &[(Step, Span)]) -> Option<(Span, &'static str, String)> {
-    let ((first, span), after) = steps.split_first()?;
+/// The resource an address without instance key names (`aws_instance.a`,
+/// `data.aws_ami.a`); `None` for other addresses.
+fn resource_key(address: &str) -> Option<ResourceKey> {
+    let (mode, address) = match address.split_once('.') {
+        Some(("data", rest)) => (Mode::Data, rest),
+        Some(("ephemeral", rest)) => (Mode::Ephemeral, rest),
+        _ => (Mode::Managed, address),
+    };
+    let (type_name, name) = address.split_once('.')?;
+    Some(ResourceKey {
+        mode,
+        type_name: type_name.to_string(),
+        name: name.to_string(),
+    })
+}
+
+/// `StaticValidateTraversal`: the problems of `steps` against a block's schema (at most
+/// one error, after any deprecation warning).
+fn validate(schema: &BlockSchema, steps: &[(Step, Span)], out: &mut Vec<Problem>) {
+    let Some(((first, span), after)) = steps.split_first() else {
+        return;
+    };
     let name = match first {
         Step::Attr(name) => name,
         Step::Index(Some(key)) if crate::schema::is_identifier(key) => {
-            return Some((*span, "Invalid index operation", format!("Only attribute access is allowed here. Did you mean to access attribute {key:?} using the dot operator?")));
+            out.push((*span, Severity::Error, "Invalid index operation", format!("Only attribute access is allowed here. Did you mean to access attribute {key:?} using the dot operator?")));
+            return;
         }
         Step::Index(_) => {
-            return Some((
+            out.push((
                 *span,
+                Severity::Error,
                 "Invalid index operation",
                 "Only attribute access is allowed here, using the dot operator.".into(),
             ));
+            return;
         }
     };
-    if name == "count" {
-        return None;
+    if let Some(a) = schema.attributes.iter().find(|a| &*a.name == name) {
+        if a.deprecated.is_some() {
+            out.push((
+                *span,
+                Severity::Warning,
+                "Deprecated attribute",
+                format!("The attribute {name:?} is deprecated. Refer to the provider documentation for details."),
+            ));
+        }
+        let ty = match &a.nested {
+            Some(nested) => nested.value_type(),
+            None => a.value_type.clone().unwrap_or(ValueType::Dynamic),
+        };
+        out.extend(traverse(&ty, after));
+        return;
     }
-    let Some(ty) = super::schemas::attribute_type(type_name, name) else {
-        let all = super::schemas::attributes(type_name);
-        let hint = super::arguments::suggestion_among(name, &all)
-            .map(|s| format!(" Did you mean {s:?}?"))
-            .unwrap_or_default();
-        return Some((
-            *span,
-            "Unsupported attribute",
-            format!("This object has no argument, nested block, or exported attribute named {name:?}.{hint}"),
-        ));
-    };
-    traverse(ty, after)
+    if let Some(block) = schema.blocks.iter().find(|b| &*b.name == name) {
+        nested_block(block, after, out);
+        return;
+    }
+    let mut names: Vec<&str> = schema
+        .attributes
+        .iter()
+        .map(|a| &*a.name)
+        .chain(schema.blocks.iter().map(|b| &*b.name))
+        .collect();
+    names.sort_unstable();
+    let hint = super::arguments::suggestion_among(name, &names)
+        .map(|s| format!(" Did you mean {s:?}?"))
+        .unwrap_or_default();
+    out.push((
+        *span,
+        Severity::Error,
+        "Unsupported attribute",
+        format!("This object has no argument, nested block, or exported attribute named {name:?}.{hint}"),
+    ));
 }
 
-/// HCL's traversal of an unknown value of type `ty` by `steps`: its first error.
-fn traverse(
-    mut ty: super::schemas::AttributeType,
-    steps: &[(Step, Span)],
-) -> Option<(Span, &'static str, String)> {
-    use super::schemas::AttributeType;
+/// `NestedBlock.staticValidateTraversal`: a single block's attributes are read directly;
+/// a list's element by a number, a set's not at all (a map's are left to evaluation).
+fn nested_block(block: &NestedBlock, steps: &[(Step, Span)], out: &mut Vec<Problem>) {
+    let name = &*block.name;
+    match (block.nesting, steps.first()) {
+        (Nesting::Single | Nesting::Group, _) => validate(&block.schema, steps, out),
+        (_, None) => {}
+        (Nesting::List, Some((Step::Index(_), _))) => validate(&block.schema, &steps[1..], out),
+        (Nesting::List, Some((_, span))) => out.push((
+            *span,
+            Severity::Error,
+            "Invalid operation",
+            format!("Block type {name:?} is represented by a list of objects, so it must be indexed using a numeric key, like .{name}[0]."),
+        )),
+        (Nesting::Set, Some((Step::Index(_), span))) => out.push((
+            *span,
+            Severity::Error,
+            "Cannot index a set value",
+            format!("Block type {name:?} is represented by a set of objects, and set elements do not have addressable keys. To find elements matching specific criteria, use a \"for\" expression with an \"if\" clause."),
+        )),
+        _ => {}
+    }
+}
+
+/// HCL's traversal of an unknown value of type `ty` by `steps`: its first error, where
+/// Strata knows HCL's words for it (steps into primitive values, indexing a set,
+/// attributes of a collection of primitives, as recorded in aws-traversals); other
+/// types stop the check without one.
+fn traverse(ty: &ValueType, steps: &[(Step, Span)]) -> Option<Problem> {
+    let mut ty = ty.clone();
     for (step, span) in steps {
+        let primitive = match ty {
+            ValueType::String => Some("string"),
+            ValueType::Number => Some("number"),
+            ValueType::Bool => Some("bool"),
+            _ => None,
+        };
         ty = match (ty, step) {
-            (AttributeType::Dynamic, _) => return None,
-            (AttributeType::MapOfString, _) => AttributeType::String,
-            (AttributeType::String, Step::Attr(_)) => {
+            (_, Step::Attr(_)) if primitive.is_some() => {
+                let name = primitive.unwrap_or_default();
                 return Some((
                     *span,
+                    Severity::Error,
                     "Unsupported attribute",
-                    "Can't access attributes on a primitive-typed value (string).".into(),
-                ))
+                    format!("Can't access attributes on a primitive-typed value ({name})."),
+                ));
             }
-            (AttributeType::String, Step::Index(_)) => {
+            (_, Step::Index(_)) if primitive.is_some() => {
                 return Some((
                     *span,
+                    Severity::Error,
                     "Invalid index",
                     "This value does not have any indices.".into(),
                 ))
             }
+            (ValueType::Set(_), Step::Index(_)) => {
+                return Some((
+                    *span,
+                    Severity::Error,
+                    "Invalid index",
+                    "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.".into(),
+                ))
+            }
+            (ValueType::List(e) | ValueType::Set(e), Step::Attr(_))
+                if !matches!(*e, ValueType::Object { .. } | ValueType::Dynamic) =>
+            {
+                return Some((
+                    *span,
+                    Severity::Error,
+                    "Unsupported attribute",
+                    "This value does not have any attributes.".into(),
+                ))
+            }
+            (ValueType::Map(element), _) => *element,
+            (ValueType::List(element), Step::Index(None)) => *element,
+            (ValueType::Object { mut attributes, .. }, Step::Attr(name)) => {
+                attributes.remove(name.as_str())?
+            }
+            _ => return None,
         };
     }
     None
@@ -198,24 +340,27 @@ mod tests {
     #[test]
     fn steps_after_a_string_attribute_fail() {
         let span = Span::default();
+        let check = |type_name: &str, steps: &[(Step, Span)]| {
+            let schema = crate::check::schemas::builtin_schema(type_name).unwrap();
+            let mut out = Vec::new();
+            validate(&schema, steps, &mut out);
+            out.first().map(|p| p.2)
+        };
         let steps = [(Step::Attr("id".into()), span), (Step::Index(None), span)];
-        assert_eq!(
-            validate("terraform_data", &steps).unwrap().1,
-            "Invalid index"
-        );
+        assert_eq!(check("terraform_data", &steps), Some("Invalid index"));
         let steps = [
             (Step::Attr("input".into()), span),
             (Step::Index(None), span),
         ];
-        assert!(validate("terraform_data", &steps).is_none());
+        assert_eq!(check("terraform_data", &steps), None);
         let steps = [
             (Step::Attr("triggers".into()), span),
             (Step::Attr("k".into()), span),
             (Step::Attr("x".into()), span),
         ];
         assert_eq!(
-            validate("null_resource", &steps).unwrap().1,
-            "Unsupported attribute"
+            check("null_resource", &steps),
+            Some("Unsupported attribute")
         );
     }
 }

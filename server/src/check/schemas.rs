@@ -1,14 +1,17 @@
 //! Resource types whose arguments Strata knows without a provider (DESIGN.md: built-in
-//! knowledge): an argument they do not have is `Unsupported argument`, or, in a resource
-//! an override file changes (Terraform then stops checking its arguments, spec §1.5), a
-//! warning that it is silently ignored (the rule is `arguments::unknown_argument`).
-//! `ignore_changes` is checked against the same schema: names the type does not have,
-//! and attributes only the provider decides (`Redundant ignore_changes element`).
+//! knowledge, used while no provider schema is loaded for them): an argument they do not
+//! have is `Unsupported argument`. In a resource an override file changes (Terraform then
+//! stops checking its top-level arguments, spec §1.5), an argument its type does not
+//! have, by that table or by its provider's schema, is a warning that it is silently
+//! ignored (the rule is `arguments::unknown_argument`). `ignore_changes` is checked
+//! against the table: names the type does not have, and attributes only the provider
+//! decides (`Redundant ignore_changes element`). Bodies with a provider schema are
+//! decoded by `provider_bodies.rs`.
 
 use super::arguments::{unknown_argument, Ignored};
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Mode, Origin};
-use crate::schema::ProviderSchemaSource;
+use crate::schema::{BlockSchema, ProviderSchemaSource, SchemaLookup, ValueType};
 use crate::syntax::{Expr, ExprKind};
 
 /// The arguments of the resource types whose schema is fixed and known.
@@ -29,44 +32,66 @@ fn computed(type_name: &str) -> &'static [&'static str] {
     }
 }
 
-/// The type of an attribute of a known resource type, as far as traversing it goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum AttributeType {
-    /// Any value: every step may be valid.
-    Dynamic,
-    /// `string`.
-    String,
-    /// `map(string)`.
-    MapOfString,
-}
-
 /// Every attribute of a known resource type: its arguments, then what it computes.
 pub(super) fn attributes(type_name: &str) -> Vec<&'static str> {
     let known = arguments(type_name).unwrap_or_default();
     known.iter().chain(computed(type_name)).copied().collect()
 }
 
-/// The type of attribute `name` of a known resource type; `None` where it has none.
-pub(super) fn attribute_type(type_name: &str, name: &str) -> Option<AttributeType> {
-    match (type_name, name) {
-        (_, "id") if arguments(type_name).is_some() => Some(AttributeType::String),
-        ("null_resource", "triggers") => Some(AttributeType::MapOfString),
-        _ if attributes(type_name).contains(&name) => Some(AttributeType::Dynamic),
-        _ => None,
-    }
+/// The schema of a known resource type, as far as references into it go: `id` is a
+/// string, `null_resource`'s `triggers` a map of strings, the rest of any type.
+pub(super) fn builtin_schema(type_name: &str) -> Option<BlockSchema> {
+    arguments(type_name)?;
+    let attributes = attributes(type_name)
+        .into_iter()
+        .map(|name| {
+            let ty = match (type_name, name) {
+                (_, "id") => ValueType::String,
+                ("null_resource", "triggers") => ValueType::Map(Box::new(ValueType::String)),
+                _ => ValueType::Dynamic,
+            };
+            let mut a = crate::schema::arg(name, &ty.to_string(), "");
+            a.value_type = Some(ty);
+            if !arguments(type_name).unwrap_or_default().contains(&name) {
+                a.requirement = crate::schema::Requirement::Computed;
+                a.computed = true;
+            }
+            a
+        })
+        .collect();
+    Some(BlockSchema {
+        attributes,
+        ..BlockSchema::default()
+    })
 }
 
+/// Arguments a resource's type does not have, where its schema is known and
+/// `provider_bodies.rs` does not decode its body: in a resource an override file changes
+/// (warnings), and in the built-in types when no provider schema is loaded.
 pub(super) fn check(
     m: &MergedModule,
-    _provider_schemas: &dyn ProviderSchemaSource,
+    provider_schemas: &dyn ProviderSchemaSource,
     out: &mut Vec<Diagnostic>,
 ) {
     ignore_changes(m, out);
-    for r in m.resources.values().filter(|r| r.key.mode == Mode::Managed) {
-        let Some(known) = arguments(&r.key.type_name) else {
-            continue;
-        };
+    for r in m.resources.values() {
         let overridden = !r.provenance.overrides.is_empty();
+        let schema = match super::provider_lookup::resource_schema(m, provider_schemas, r) {
+            SchemaLookup::Found(s) if overridden => s.block,
+            SchemaLookup::Unavailable if r.key.mode == Mode::Managed => {
+                match builtin_schema(&r.key.type_name) {
+                    Some(s) => std::sync::Arc::new(s),
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        let known: Vec<&str> = schema
+            .attributes
+            .iter()
+            .filter(|a| a.requirement != crate::schema::Requirement::Computed)
+            .map(|a| &*a.name)
+            .collect();
         for a in &r.config.attributes {
             let name = &*a.attr.name.name;
             if known.contains(&name) {
@@ -81,7 +106,7 @@ pub(super) fn check(
                 reason: format!("{} has no argument \"{name}\".", r.key.type_name),
                 what: "a resource",
             });
-            out.push(unknown_argument(m, origin, name, known, ignored));
+            out.push(unknown_argument(m, origin, name, &known, ignored));
         }
     }
 }

@@ -51,6 +51,7 @@ fn stage(d: &Diagnostic) -> Stage {
         // A resource type's attributes are checked against its schema statically; a
         // module's outputs only when the expression is evaluated.
         _ if d.code == super::schema_traversal::SCHEMA_TRAVERSAL => Stage::Static,
+        _ if d.code == super::schema_traversal::DEPRECATED_ATTRIBUTE => Stage::Static,
         "Reference to undeclared input variable"
         | "Reference to undeclared local value"
         | "Reference to \"count\" in non-counted context"

@@ -145,7 +145,7 @@ fn failed_outputs(child: &MergedModule, schemas: &dyn ProviderSchemaSource) -> H
     if !found.iter().any(|d| d.severity == Severity::Error) {
         return HashSet::new();
     }
-    let unsupported = super::resource_types::unsupported(child);
+    let unsupported = super::resource_types::unsupported(child, schemas);
     let mut objects = graph(child);
     let nested = expand_module_references(child, &|_| None, schemas, &mut objects);
     let states = walk_states(child, &objects, &found, &unsupported, &nested);

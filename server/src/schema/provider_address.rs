@@ -70,6 +70,19 @@ impl ProviderAddress {
         self.hostname == "terraform.io" && self.namespace == "builtin"
     }
 
+    /// The address as Terraform's messages show it (`ForDisplay`): without the host when
+    /// it is a default registry (`hashicorp/aws`).
+    pub fn for_display(&self) -> String {
+        let default = [Dialect::Terraform, Dialect::OpenTofu]
+            .iter()
+            .any(|d| default_registry(*d) == self.hostname);
+        if default {
+            format!("{}/{}", self.namespace, self.type_name)
+        } else {
+            self.to_string()
+        }
+    }
+
     /// The `<host>/<namespace>/<type>` path under a provider directory.
     pub fn directory(&self) -> std::path::PathBuf {
         [&self.hostname, &self.namespace, &self.type_name]

@@ -58,6 +58,12 @@ pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
 
     /// Every provider whose schema is known, for listing and completion.
     fn providers(&self) -> Vec<ProviderAddress>;
+
+    /// The type names of body `kind` the schema of `provider` defines, for suggestions
+    /// ("Did you mean"); empty when unknown.
+    fn type_names(&self, _provider: &ProviderAddress, _kind: ProviderBody) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The source that knows no provider: every lookup is `Unavailable`.
@@ -110,5 +116,18 @@ impl ProviderSchemaSource for LoadedProviderSchemas {
 
     fn providers(&self) -> Vec<ProviderAddress> {
         self.schemas.keys().cloned().collect()
+    }
+
+    fn type_names(&self, provider: &ProviderAddress, kind: ProviderBody) -> Vec<String> {
+        let Some((schema, _)) = self.schemas.get(provider) else {
+            return Vec::new();
+        };
+        let types = match kind {
+            ProviderBody::Resource => &schema.resources,
+            ProviderBody::DataSource => &schema.data_sources,
+            ProviderBody::EphemeralResource => &schema.ephemeral_resources,
+            _ => return Vec::new(),
+        };
+        types.keys().map(|t| t.to_string()).collect()
     }
 }

@@ -6,6 +6,7 @@
 //! tuple and an object is an object, exactly the types of HCL literals.
 
 mod convert;
+mod from_schema;
 mod parse;
 
 use std::collections::BTreeMap;
