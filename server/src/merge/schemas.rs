@@ -1,0 +1,89 @@
+//! Override merging directed by provider schemas (spec §1.5): Terraform merges a
+//! resource's body lazily, decoding the base and each override with the schema of the
+//! resource type, so the schema, not the syntax, says which names are attributes
+//! (replaced one by one) and which are nested block types (all blocks of a type replaced
+//! by the override's). What the schema does not ask for is left aside unread: an
+//! argument written as a block, a block written as an argument, names the type does not
+//! have. Attributes that accept blocks (`blocktoattr`, e.g. `ingress` in
+//! `aws_security_group`) are blocks unless some layer sets them as an attribute.
+//!
+//! Only bodies an override changed are re-merged: a body alone is decoded as written, and
+//! what it holds in excess is the check layer's to report.
+
+use super::{effective_block_type, MergedBody, MergedModule, Mode, Nested, Resource};
+use crate::module::{Dialect, Module};
+use crate::schema::{BlockSchema, ProviderBody, ProviderSchemaSource, SchemaLookup};
+use crate::syntax::Block;
+
+/// Merges a module's files as `merge` does, then re-merges every overridden resource body
+/// whose provider schema `schemas` knows. With no schema the result is `merge`'s.
+pub fn merge_with(module: &Module, schemas: &dyn ProviderSchemaSource) -> MergedModule {
+    let mut merged = super::merge(module);
+    merged.apply_provider_schemas(schemas);
+    merged
+}
+
+impl MergedModule {
+    /// Re-merges overridden resource bodies with their types' schemas.
+    fn apply_provider_schemas(&mut self, schemas: &dyn ProviderSchemaSource) {
+        let dialect = self.dialect;
+        let found: Vec<_> = self
+            .resources
+            .iter()
+            .filter(|(_, r)| r.bodies.len() > 1)
+            .filter_map(|(key, r)| {
+                let provider = self.resource_provider(r);
+                match schemas.lookup(&provider, body_kind(key.mode), &key.type_name) {
+                    SchemaLookup::Found(schema) => Some((key.clone(), schema)),
+                    SchemaLookup::NoSuchType | SchemaLookup::Unavailable => None,
+                }
+            })
+            .collect();
+        for (key, schema) in found {
+            if let Some(r) = self.resources.get_mut(&key) {
+                r.config = schema_body(r, &schema.block, dialect);
+            }
+        }
+    }
+}
+
+/// The provider body a resource mode declares.
+fn body_kind(mode: Mode) -> ProviderBody {
+    match mode {
+        Mode::Managed => ProviderBody::Resource,
+        Mode::Data => ProviderBody::DataSource,
+        Mode::Ephemeral => ProviderBody::EphemeralResource,
+    }
+}
+
+/// The resource's body merged from its declaration and overrides as the schema reads it.
+fn schema_body(r: &Resource, schema: &BlockSchema, dialect: Dialect) -> MergedBody {
+    let meta = super::resource::META;
+    // `blocktoattr` probes the merged body: an attribute set in any layer wins.
+    let set_as_attribute = |name: &str| {
+        r.bodies
+            .iter()
+            .any(|b| b.block.body.attribute(name).is_some())
+    };
+    let is_attribute = |name: &str| match schema.attribute(name, dialect) {
+        Some(a) => !a.accepts_blocks() || set_as_attribute(name),
+        None => false,
+    };
+    let is_block_type = |name: &str| {
+        schema.block(name, dialect).is_some()
+            || schema
+                .attribute(name, dialect)
+                .is_some_and(|a| a.accepts_blocks() && !set_as_attribute(name))
+    };
+    let keep_attribute = |name: &str| !meta.contains(&name) && is_attribute(name);
+    let keep_block = |block: &Block| {
+        let kind = &*block.kind.name;
+        // The escaping block `_` holds meta-argument names; it stays as written.
+        kind == "_" || (!meta.contains(&kind) && is_block_type(effective_block_type(block)))
+    };
+    let mut body = MergedBody::default();
+    for Nested { block, file } in &r.bodies {
+        body.apply_kept(&block.body, *file, &keep_attribute, &keep_block);
+    }
+    body
+}
