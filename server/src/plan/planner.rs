@@ -24,6 +24,7 @@ use crate::merge::{
     Resource, ResourceKey,
 };
 use crate::module::Dialect;
+use crate::schema::{BlockSchema, ProviderBody};
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::types::convert;
 
@@ -745,12 +746,17 @@ impl<'a> Planner<'a> {
                 Mode::Data => self.plan_data(node, r, &addr, &bindings),
                 _ => self.plan_managed(node, r, &addr, &bindings),
             };
+            let schema = match key.mode {
+                Mode::Data => None,
+                _ => self.resource_schema(node, r),
+            };
             values.push((
                 instance_key.clone(),
                 providers::as_referenced(
                     &key.type_name,
                     result.after.clone(),
                     result.action == Action::Create || result.action.is_replace(),
+                    schema.as_deref(),
                 ),
             ));
             planned.push((instance_key, result));
@@ -762,6 +768,18 @@ impl<'a> Planner<'a> {
             return Value::Null;
         }
         assemble(repetition, values)
+    }
+
+    /// The schema of a managed resource's type from its provider, when the configured
+    /// provider schemas know it.
+    fn resource_schema(&self, node: usize, r: &Resource) -> Option<Arc<BlockSchema>> {
+        let m = &self.node(node).merged;
+        let provider = m.resource_provider(r);
+        self.config
+            .schemas
+            .lookup(&provider, ProviderBody::Resource, &r.key.type_name)
+            .found()
+            .map(|s| s.block)
     }
 
     /// Evaluates a resource's arguments and nested blocks (expanding `dynamic` blocks)
@@ -899,11 +917,13 @@ impl<'a> Planner<'a> {
             Some(p) => self.ignore_changes(node, r, &config, p),
             None => config.clone(),
         };
+        let schema = self.resource_schema(node, r);
         let proposal = propose(
             &addr.resource.type_name,
             planning_prior.as_ref(),
             &ignored,
             &block_types,
+            schema.as_deref(),
         );
         let replace = if cbd {
             Action::CreateThenDelete
@@ -925,7 +945,7 @@ impl<'a> Planner<'a> {
             reason = Some("replace_by_triggers");
         }
         let after = if action.is_replace() {
-            propose_replacement(&addr.resource.type_name, &config)
+            propose_replacement(&addr.resource.type_name, &config, schema.as_deref())
         } else {
             proposal.after.clone()
         };
@@ -950,6 +970,7 @@ impl<'a> Planner<'a> {
             },
             importing: importing.map(|id| Value::Object(BTreeMap::from([("id".to_string(), id)]))),
             declared_at: declared_at(m, r),
+            blocks: schema.as_deref().map(super::schema_objects::block_names).unwrap_or_default(),
         });
         if action.is_replace() && literal_bool(r.lifecycle.prevent_destroy.as_ref()) {
             self.prevent_destroy_error(m, r, addr);
@@ -962,6 +983,7 @@ impl<'a> Planner<'a> {
                 &addr.resource.type_name,
                 after.clone(),
                 action == Action::Create || action.is_replace(),
+                schema.as_deref(),
             ),
         );
         Planned {
@@ -1143,6 +1165,7 @@ impl<'a> Planner<'a> {
                 caveat: None,
                 importing: None,
                 declared_at: declared_at(m, r),
+                blocks: Vec::new(),
             });
             return Planned {
                 action: Action::Read,
@@ -1171,7 +1194,7 @@ impl<'a> Planner<'a> {
             node,
             r,
             bindings,
-            providers::as_referenced(&addr.resource.type_name, after.clone(), false),
+            providers::as_referenced(&addr.resource.type_name, after.clone(), false, None),
         );
         Planned {
             action: Action::NoOp,
@@ -1304,6 +1327,7 @@ impl<'a> Planner<'a> {
                         m.file(check.file).path.clone(),
                         crate::merge::header_span(data),
                     )),
+                    blocks: Vec::new(),
                 });
             }
             let asserts: Vec<Nested> = check

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Records what real Terraform makes of the override merging of each fixture of
-fixtures/merge/ that names a provider schema file (a `provider-schemas` file).
+"""Records what real Terraform makes of each fixture of fixtures/merge/ and
+fixtures/plan/ that names a provider schema file (a `provider-schemas` file).
 
 For each such fixture (or the folders named on the command line) this copies the module's
-`.tf` files to a scratch directory, runs `terraform init -backend=false` offline (providers
-come only from the filesystem mirror that ../shared/tools/tf-plugin-mirror prints, or
-TF_PLUGIN_MIRROR), `terraform plan -refresh=false -out` (the fixture's own provider block
-carries fake credentials and skip flags, so no network is needed), and `terraform show
--json` of that plan; it writes the resources of `configuration.root_module` (their
-addresses and expressions) to the fixture's `terraform.json`. `tests/merge.rs` compares
-them with `strata merged --format json --provider-schemas ...`.
+`.tf` files (and a plan fixture's `terraform.tfstate`) to a scratch directory, runs
+`terraform init -backend=false` offline (providers come only from the filesystem mirror
+that ../shared/tools/tf-plugin-mirror prints, or TF_PLUGIN_MIRROR), `terraform plan
+-refresh=false -out` (the fixture's own provider block carries fake credentials and skip
+flags, so no network is needed), and `terraform show -json` of that plan. It writes to the
+fixture's `terraform.json`: for a merge fixture the resources of
+`configuration.root_module` (addresses and expressions), which `tests/merge.rs` compares
+with `strata merged --format json`; for a plan fixture the `resource_changes` (address,
+actions, after, after_unknown), which `tests/plan.rs` compares with `strata plan`.
 
-Usage: scripts/record-merge-schemas.py [FIXTURE_DIR ...]
+Usage: scripts/record-schema-fixtures.py [FIXTURE_DIR ...]
 """
 
 import json
@@ -23,7 +25,7 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures" / "merge"
+FIXTURES = [ROOT / "fixtures" / "merge", ROOT / "fixtures" / "plan"]
 
 
 def mirror_dir():
@@ -54,14 +56,27 @@ def record(fixture, mirror):
         module = pathlib.Path(scratch) / "module"
         module.mkdir()
         for f in fixture.iterdir():
-            if f.name.endswith((".tf", ".tf.json")):
+            if f.name.endswith((".tf", ".tf.json")) or f.name == "terraform.tfstate":
                 shutil.copy(f, module / f.name)
         env = dict(os.environ, TF_CLI_CONFIG_FILE=str(rc), TF_IN_AUTOMATION="1")
         run(["terraform", "init", "-backend=false", "-input=false"], module, env)
         run(["terraform", "plan", "-refresh=false", "-input=false", "-out=plan"], module, env)
         shown = json.loads(run(["terraform", "show", "-json", "plan"], module, env))
-    resources = shown["configuration"]["root_module"].get("resources", [])
-    kept = [{"address": r["address"], "expressions": r.get("expressions", {})} for r in resources]
+    if fixture.parent.name == "plan":
+        kept = [
+            {
+                "address": c["address"],
+                "actions": c["change"]["actions"],
+                "after": c["change"]["after"],
+                "after_unknown": c["change"]["after_unknown"],
+            }
+            for c in shown.get("resource_changes", [])
+        ]
+    else:
+        resources = shown["configuration"]["root_module"].get("resources", [])
+        kept = [
+            {"address": r["address"], "expressions": r.get("expressions", {})} for r in resources
+        ]
     (fixture / "terraform.json").write_text(json.dumps(kept, indent=2, sort_keys=True) + "\n")
     print(f"recorded {fixture.name}: {len(kept)} resources")
 
@@ -71,7 +86,7 @@ def main():
     if mirror is None:
         sys.exit("no provider mirror: set TF_PLUGIN_MIRROR")
     dirs = [pathlib.Path(a).resolve() for a in sys.argv[1:]] or sorted(
-        d for d in FIXTURES.iterdir() if (d / "provider-schemas").exists()
+        d for parent in FIXTURES for d in parent.iterdir() if (d / "provider-schemas").exists()
     )
     for d in dirs:
         record(d, mirror)
