@@ -13,7 +13,9 @@
 use super::{effective_block_type, MergedBody, MergedModule, Mode, Nested, Resource};
 use crate::module::{Dialect, Module};
 use crate::schema::{BlockSchema, ProviderBody, ProviderSchemaSource, SchemaLookup};
-use crate::syntax::Block;
+use std::borrow::Cow;
+
+use crate::syntax::{json_blocks, Block, Body};
 
 /// Merges a module's files as `merge` does, then re-merges every overridden resource body
 /// whose provider schema `schemas` knows. With no schema the result is `merge`'s.
@@ -59,11 +61,16 @@ fn body_kind(mode: Mode) -> ProviderBody {
 /// The resource's body merged from its declaration and overrides as the schema reads it.
 fn schema_body(r: &Resource, schema: &BlockSchema, dialect: Dialect) -> MergedBody {
     let meta = super::resource::META;
+    let layers: Vec<(Cow<'_, Body>, _)> = r
+        .bodies
+        .iter()
+        .map(|Nested { block, file }| (as_read(&block.body, schema, dialect), *file))
+        .collect();
     // `blocktoattr` probes the merged body: an attribute set in any layer wins.
     let set_as_attribute = |name: &str| {
-        r.bodies
+        layers
             .iter()
-            .any(|b| b.block.body.attribute(name).is_some())
+            .any(|(body, _)| body.attribute(name).is_some())
     };
     let is_attribute = |name: &str| match schema.attribute(name, dialect) {
         Some(a) => !a.accepts_blocks() || set_as_attribute(name),
@@ -81,9 +88,32 @@ fn schema_body(r: &Resource, schema: &BlockSchema, dialect: Dialect) -> MergedBo
         // The escaping block `_` holds meta-argument names; it stays as written.
         kind == "_" || (!meta.contains(&kind) && is_block_type(effective_block_type(block)))
     };
-    let mut body = MergedBody::default();
-    for Nested { block, file } in &r.bodies {
-        body.apply_kept(&block.body, *file, &keep_attribute, &keep_block);
+    let mut merged = MergedBody::default();
+    for (body, file) in &layers {
+        merged.apply_kept(body, *file, &keep_attribute, &keep_block);
     }
-    body
+    merged
+}
+
+/// A body as the schema reads it: in the JSON syntax a property named like a nested block
+/// type holds blocks (a property named like an attribute that accepts blocks stays the
+/// attribute, as Terraform prefers there).
+fn as_read<'b>(body: &'b Body, schema: &BlockSchema, dialect: Dialect) -> Cow<'b, Body> {
+    let is_block_property = |a: &crate::syntax::Attribute| {
+        schema.block(&a.name.name, dialect).is_some() && json_blocks(a).is_some()
+    };
+    if !body.attributes.iter().any(|a| is_block_property(a)) {
+        return Cow::Borrowed(body);
+    }
+    let mut read = Body {
+        attributes: Vec::new(),
+        blocks: body.blocks.clone(),
+    };
+    for a in &body.attributes {
+        match json_blocks(a).filter(|_| schema.block(&a.name.name, dialect).is_some()) {
+            Some(blocks) => read.blocks.extend(blocks),
+            None => read.attributes.push(a.clone()),
+        }
+    }
+    Cow::Owned(read)
 }
