@@ -746,10 +746,7 @@ impl<'a> Planner<'a> {
                 Mode::Data => self.plan_data(node, r, &addr, &bindings),
                 _ => self.plan_managed(node, r, &addr, &bindings),
             };
-            let schema = match key.mode {
-                Mode::Data => None,
-                _ => self.resource_schema(node, r),
-            };
+            let schema = self.resource_schema(node, r);
             values.push((
                 instance_key.clone(),
                 providers::as_referenced(
@@ -770,14 +767,18 @@ impl<'a> Planner<'a> {
         assemble(repetition, values)
     }
 
-    /// The schema of a managed resource's type from its provider, when the configured
-    /// provider schemas know it.
+    /// The schema of a resource type or data source from its provider, when the
+    /// configured provider schemas know it.
     fn resource_schema(&self, node: usize, r: &Resource) -> Option<Arc<BlockSchema>> {
         let m = &self.node(node).merged;
         let provider = m.resource_provider(r);
+        let kind = match r.key.mode {
+            Mode::Data => ProviderBody::DataSource,
+            _ => ProviderBody::Resource,
+        };
         self.config
             .schemas
-            .lookup(&provider, ProviderBody::Resource, &r.key.type_name)
+            .lookup(&provider, kind, &r.key.type_name)
             .found()
             .map(|s| s.block)
     }
@@ -1152,7 +1153,17 @@ impl<'a> Planner<'a> {
         } else {
             None
         };
+        let schema = self.resource_schema(node, r);
+        // With a schema the object to read is whole: what the configuration sets, and the
+        // attributes the provider computes unknown (Terraform's planned data object).
+        let to_read = |config: Value| match schema.as_deref() {
+            Some(s) => super::schema_objects::planned_create(s, &config),
+            None => providers::to_be_computed(config),
+        };
         if let Some(reason) = reason {
+            let planned = schema
+                .as_deref()
+                .map(|s| super::schema_objects::planned_create(s, &config));
             self.changes.borrow_mut().push(ResourceChange {
                 addr: addr.clone(),
                 previous: None,
@@ -1160,17 +1171,20 @@ impl<'a> Planner<'a> {
                 action: Action::Read,
                 reason: Some(reason),
                 before: None,
-                after: Some(config),
+                after: Some(planned.clone().unwrap_or(config)),
                 replace_paths: Vec::new(),
                 caveat: None,
                 importing: None,
                 declared_at: declared_at(m, r),
-                blocks: Vec::new(),
+                blocks: schema
+                    .as_deref()
+                    .map(super::schema_objects::block_names)
+                    .unwrap_or_default(),
             });
             return Planned {
                 action: Action::Read,
                 before: Value::Null,
-                after: Value::Unknown,
+                after: planned.unwrap_or(Value::Unknown),
             };
         }
         // Read now: Strata cannot read, so it reuses the last result when the arguments are
@@ -1188,13 +1202,18 @@ impl<'a> Planner<'a> {
         let after = prior.unwrap_or_else(|| {
             // Terraform would read it now; Strata knows only the arguments.
             self.unread.set(true);
-            providers::to_be_computed(config)
+            to_read(config)
         });
         self.postconditions(
             node,
             r,
             bindings,
-            providers::as_referenced(&addr.resource.type_name, after.clone(), false, None),
+            providers::as_referenced(
+                &addr.resource.type_name,
+                after.clone(),
+                false,
+                schema.as_deref(),
+            ),
         );
         Planned {
             action: Action::NoOp,

@@ -1,5 +1,6 @@
 //! Planned objects from a provider schema, for resource types the hand knowledge of
-//! `providers.rs` does not cover: what a provider's PlanResourceChange gives that the
+//! `providers.rs` does not cover, and for data sources read during apply: what a
+//! provider's PlanResourceChange (or Terraform's planned data object) gives that the
 //! schema can say. On create, every attribute the schema declares is present: the
 //! configured value, else unknown (`(known after apply)`) when the provider computes it,
 //! else null; nested blocks are lists (list and set nesting, empty when none is written),
