@@ -56,8 +56,8 @@ fn planned(schema: &BlockSchema, config: &Value, prior: Option<&Value>) -> Value
         let value = match written {
             Some(Value::Unknown | Value::UnknownOf(_)) => Value::Unknown,
             _ => {
-                let items = written.and_then(Value::elements).unwrap_or_default();
-                let prior_items = before.and_then(Value::elements).unwrap_or_default();
+                let items = block_items(written);
+                let prior_items = block_items(before);
                 let planned_items: Vec<Value> = items
                     .iter()
                     .enumerate()
@@ -78,6 +78,16 @@ fn planned(schema: &BlockSchema, config: &Value, prior: Option<&Value>) -> Value
         out.insert(b.name.to_string(), value);
     }
     Value::Object(out)
+}
+
+/// The blocks a value holds: a list's objects, or one object (a single block, or a block
+/// written as a JSON object).
+fn block_items(written: Option<&Value>) -> &[Value] {
+    match written {
+        Some(one @ (Value::Object(_) | Value::Map(_))) => std::slice::from_ref(one),
+        Some(v) => v.elements().unwrap_or_default(),
+        None => &[],
+    }
 }
 
 /// The prior block at position `i`, or an object of unknowns' stand-in: a new block's
@@ -202,6 +212,22 @@ mod tests {
                 ("timeouts", Value::Null),
                 ("zone", Value::Unknown),
             ])
+        );
+    }
+
+    #[test]
+    fn a_block_written_as_one_json_object_is_one_block() {
+        let config = object(&[
+            ("name", Value::string("a")),
+            ("device", object(&[("size", Value::string("8"))])),
+        ]);
+        let planned = planned_create(&schema(), &config);
+        assert_eq!(
+            planned.attributes().unwrap()["device"],
+            Value::List(vec![object(&[
+                ("size", Value::string("8")),
+                ("volume_id", Value::Unknown),
+            ])])
         );
     }
 
