@@ -31,6 +31,15 @@ impl Mode {
         }
     }
 
+    /// The provider-defined body a block of this mode holds.
+    pub fn provider_body(self) -> crate::schema::ProviderBody {
+        match self {
+            Mode::Managed => crate::schema::ProviderBody::Resource,
+            Mode::Data => crate::schema::ProviderBody::DataSource,
+            Mode::Ephemeral => crate::schema::ProviderBody::EphemeralResource,
+        }
+    }
+
     fn from_keyword(kind: &str) -> Option<Self> {
         match kind {
             "resource" => Some(Mode::Managed),
@@ -148,7 +157,8 @@ pub struct Resource {
     pub bodies: Vec<Nested>,
 }
 
-fn key_of(block: &Block) -> Option<ResourceKey> {
+/// The key a `resource`, `data` or `ephemeral` block declares.
+pub(super) fn key_of(block: &Block) -> Option<ResourceKey> {
     Some(ResourceKey {
         mode: Mode::from_keyword(&block.kind.name)?,
         type_name: block.label(0)?.to_string(),

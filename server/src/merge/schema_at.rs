@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::{header_span, resource::META, FileIndex, MergedModule, Mode, ResourceKey};
+use super::{header_span, resource::META, FileIndex, MergedModule};
 use crate::schema::{
     attribute_markdown, nested_block_markdown, provider_body_markdown, AttributeSchema,
     BlockSchema, NestedBlock, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaOrigin,
@@ -85,24 +85,17 @@ impl MergedModule {
 
     /// The provider, body kind and type of a top-level block a provider defines.
     fn body_provider(&self, block: &Block) -> Option<(ProviderAddress, ProviderBody, String)> {
-        let (mode, kind) = match &*block.kind.name {
-            "provider" => {
-                let local = block.label(0)?;
-                let provider = self.local_provider(local);
-                return Some((provider, ProviderBody::Provider, String::new()));
-            }
-            "resource" => (Mode::Managed, ProviderBody::Resource),
-            "data" => (Mode::Data, ProviderBody::DataSource),
-            "ephemeral" => (Mode::Ephemeral, ProviderBody::EphemeralResource),
-            _ => return None,
-        };
-        let key = ResourceKey {
-            mode,
-            type_name: block.label(0)?.to_string(),
-            name: block.label(1)?.to_string(),
-        };
+        if &*block.kind.name == "provider" {
+            let provider = self.local_provider(block.label(0)?);
+            return Some((provider, ProviderBody::Provider, String::new()));
+        }
+        let key = super::resource::key_of(block)?;
         let resource = self.resources.get(&key)?;
-        Some((self.resource_provider(resource), kind, key.type_name))
+        Some((
+            self.resource_provider(resource),
+            key.mode.provider_body(),
+            key.type_name,
+        ))
     }
 }
 

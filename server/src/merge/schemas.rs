@@ -10,9 +10,9 @@
 //! Only bodies an override changed are re-merged: a body alone is decoded as written, and
 //! what it holds in excess is the check layer's to report.
 
-use super::{effective_block_type, MergedBody, MergedModule, Mode, Nested, Resource};
+use super::{effective_block_type, MergedBody, MergedModule, Nested, Resource};
 use crate::module::{Dialect, Module};
-use crate::schema::{BlockSchema, ProviderBody, ProviderSchemaSource, SchemaLookup};
+use crate::schema::{BlockSchema, ProviderSchemaSource, SchemaLookup};
 use std::borrow::Cow;
 
 use crate::syntax::{json_blocks, Block, Body};
@@ -35,7 +35,7 @@ impl MergedModule {
             .filter(|(_, r)| r.bodies.len() > 1)
             .filter_map(|(key, r)| {
                 let provider = self.resource_provider(r);
-                match schemas.lookup(&provider, body_kind(key.mode), &key.type_name) {
+                match schemas.lookup(&provider, key.mode.provider_body(), &key.type_name) {
                     SchemaLookup::Found(schema) => Some((key.clone(), schema)),
                     SchemaLookup::NoSuchType | SchemaLookup::Unavailable => None,
                 }
@@ -46,15 +46,6 @@ impl MergedModule {
                 r.config = schema_body(r, &schema.block, dialect);
             }
         }
-    }
-}
-
-/// The provider body a resource mode declares.
-fn body_kind(mode: Mode) -> ProviderBody {
-    match mode {
-        Mode::Managed => ProviderBody::Resource,
-        Mode::Data => ProviderBody::DataSource,
-        Mode::Ephemeral => ProviderBody::EphemeralResource,
     }
 }
 

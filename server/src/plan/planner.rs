@@ -24,7 +24,7 @@ use crate::merge::{
     Resource, ResourceKey,
 };
 use crate::module::Dialect;
-use crate::schema::{BlockSchema, ProviderBody};
+use crate::schema::BlockSchema;
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::types::convert;
 
@@ -772,13 +772,9 @@ impl<'a> Planner<'a> {
     fn resource_schema(&self, node: usize, r: &Resource) -> Option<Arc<BlockSchema>> {
         let m = &self.node(node).merged;
         let provider = m.resource_provider(r);
-        let kind = match r.key.mode {
-            Mode::Data => ProviderBody::DataSource,
-            _ => ProviderBody::Resource,
-        };
         self.config
             .schemas
-            .lookup(&provider, kind, &r.key.type_name)
+            .lookup(&provider, r.key.mode.provider_body(), &r.key.type_name)
             .found()
             .map(|s| s.block)
     }
