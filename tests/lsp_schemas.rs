@@ -107,6 +107,11 @@ fn hover_documents_provider_defined_bodies_from_the_schema() {
         as_blocks.starts_with("`ingress`: `set(object({"),
         "{as_blocks}"
     );
+    let field = hover(&mut client, &u, 14, 6);
+    assert!(
+        field.starts_with("`from_port`: `number`, an attribute of the objects of `ingress`"),
+        "{field}"
+    );
 
     // A meta-argument is the language's, not the provider's.
     let meta = hover(&mut client, &u, 6, 4);

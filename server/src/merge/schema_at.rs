@@ -10,6 +10,7 @@ use super::{header_span, resource::META, FileIndex, MergedModule};
 use crate::schema::{
     attribute_markdown, nested_block_markdown, provider_body_markdown, AttributeSchema,
     BlockSchema, NestedBlock, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaOrigin,
+    ValueType,
 };
 use crate::syntax::{Block, Body, Span};
 
@@ -29,6 +30,16 @@ pub enum SchemaItem {
     Attribute(AttributeSchema),
     /// A nested block type.
     Block(NestedBlock),
+    /// An attribute of the objects of an attribute written as blocks (`from_port` in an
+    /// `ingress` block): the object type gives only its name and type.
+    Field {
+        /// The attribute written as blocks.
+        parent: Box<str>,
+        /// The field's name.
+        name: Box<str>,
+        /// Its type.
+        ty: ValueType,
+    },
 }
 
 impl SchemaItem {
@@ -42,6 +53,9 @@ impl SchemaItem {
             } => provider_body_markdown(provider, origin.as_ref(), schema),
             SchemaItem::Attribute(a) => attribute_markdown(a),
             SchemaItem::Block(b) => nested_block_markdown(b),
+            SchemaItem::Field { parent, name, ty } => {
+                format!("`{name}`: `{ty}`, an attribute of the objects of `{parent}`")
+            }
         }
     }
 }
@@ -140,11 +154,30 @@ fn item_in(
         };
         return item_in(inner, &block.schema, offset, &[], m);
     }
-    // An attribute written as blocks: its header documents the attribute.
+    // An attribute written as blocks: its header documents the attribute, its arguments
+    // are the fields of the attribute's object type.
     let attribute = schema
         .attribute(name, m.dialect)
         .filter(|a| a.accepts_blocks())?;
-    header
-        .contains(offset)
-        .then(|| (header, SchemaItem::Attribute(attribute.clone())))
+    if header.contains(offset) {
+        return Some((header, SchemaItem::Attribute(attribute.clone())));
+    }
+    let field = nested
+        .body
+        .attributes
+        .iter()
+        .find(|a| a.span.contains(offset))?;
+    let Some(ValueType::List(element) | ValueType::Set(element)) = &attribute.value_type else {
+        return None;
+    };
+    let ValueType::Object { attributes, .. } = &**element else {
+        return None;
+    };
+    let ty = attributes.get(&*field.name.name)?.clone();
+    let item = SchemaItem::Field {
+        parent: attribute.name.clone(),
+        name: field.name.name.clone(),
+        ty,
+    };
+    Some((field.span, item))
 }
