@@ -119,6 +119,23 @@ fn hover_documents_provider_defined_bodies_from_the_schema() {
 }
 
 #[test]
+fn hover_says_which_blocks_the_schema_leaves_unread() {
+    let dir = TempDir::new("hover-schema-merge");
+    let main = dir.write("main.tf", MAIN);
+    let over = "resource \"aws_security_group\" \"sg\" {\n  ingress = []\n}\n";
+    dir.write("override.tf", over);
+    let mut client = start_with_schemas(&dir);
+    let u = client.open(&main, MAIN, 1);
+    let unread = hover(&mut client, &u, 13, 4);
+    assert!(
+        unread.contains(
+            "**Not in effect.** The argument `ingress` from `override.tf:2` is in effect"
+        ),
+        "{unread}"
+    );
+}
+
+#[test]
 fn hover_without_schemas_shows_only_the_merge() {
     let dir = TempDir::new("hover-no-schemas");
     let path = dir.write("main.tf", MAIN);

@@ -213,6 +213,19 @@ fn attribute_status(
 fn block_status(m: &MergedModule, object: ObjectRef<'_>, fi: FileIndex, b: &Block) -> String {
     let kind = effective_block_type(b);
     let effective = object.effective_blocks(kind);
+    if let (true, Some(argument)) = (
+        effective.is_empty(),
+        object.effective_attribute(kind, false),
+    ) {
+        // The provider schema read the name as an argument set elsewhere: this block is
+        // left unread (a block type with the argument's name, or an argument that also
+        // accepts blocks but is set as an argument).
+        return format!(
+            "**Not in effect.** The argument `{kind}` from `{}` is in effect:\n\n{}",
+            m.describe(argument.origin()),
+            code(&source(m, argument.origin()))
+        );
+    }
     if effective
         .iter()
         .any(|n| n.file == fi && n.block.span == b.span)
