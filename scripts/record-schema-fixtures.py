@@ -10,7 +10,8 @@ that ../shared/tools/tf-plugin-mirror prints, or TF_PLUGIN_MIRROR), `terraform p
 flags, so no network is needed), and `terraform show -json` of that plan. It writes to the
 fixture's `terraform.json`: for a merge fixture the resources of
 `configuration.root_module` (addresses and expressions), which `tests/merge.rs` compares
-with `strata merged --format json`; for a plan fixture the `resource_changes` (address,
+with `strata merged --format json`, and the expressions of configured providers to
+`terraform-providers.json` (what `expected.txt` shows, compared by reading); for a plan fixture the `resource_changes` (address,
 actions, after, after_unknown), which `tests/plan.rs` compares with `strata plan`.
 
 Usage: scripts/record-schema-fixtures.py [FIXTURE_DIR ...]
@@ -78,6 +79,13 @@ def record(fixture, mirror):
             {"address": r["address"], "expressions": r.get("expressions", {})} for r in resources
         ]
     (fixture / "terraform.json").write_text(json.dumps(kept, indent=2, sort_keys=True) + "\n")
+    providers = shown["configuration"].get("provider_config", {})
+    configured = {k: p["expressions"] for k, p in providers.items() if p.get("expressions")}
+    if fixture.parent.name == "merge" and configured:
+        # Strata's JSON has no provider expressions: this records what the text form shows.
+        (fixture / "terraform-providers.json").write_text(
+            json.dumps(configured, indent=2, sort_keys=True) + "\n"
+        )
     print(f"recorded {fixture.name}: {len(kept)} resources")
 
 

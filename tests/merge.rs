@@ -139,6 +139,42 @@ fn merging_with_provider_schemas_matches_terraform() {
     );
 }
 
+/// Provider configurations merged with their provider's schema against Terraform's own
+/// merge (`terraform-providers.json`): Strata's JSON has no provider expressions, so this
+/// reads the merged model through the library.
+#[test]
+fn provider_configurations_merge_as_terraform_merges_them() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(fixtures().join("merge"))
+        .unwrap()
+        .flatten()
+    {
+        let dir = entry.path();
+        let Ok(recorded) = std::fs::read_to_string(dir.join("terraform-providers.json")) else {
+            continue;
+        };
+        let recorded: Value = serde_json::from_str(&recorded).unwrap();
+        let ws = strata::workspace::Workspace::new();
+        let schemas = provider_schemas(&dir).expect("a provider-schemas file");
+        let loaded = strata::providers::load_schema_files(&[schemas]).unwrap();
+        ws.set_provider_schemas(std::sync::Arc::new(loaded));
+        let module = ws.index_dir(&dir);
+        let merged = ws.merged_of(&module);
+        for (name, expressions) in recorded.as_object().unwrap() {
+            let provider = &merged.providers[&(name.clone(), None)];
+            let ours = Value::Object(strata::cli::configuration::merged_body(&provider.config));
+            assert_eq!(
+                reduced(&ours),
+                reduced(expressions),
+                "{}: provider {name}",
+                dir.display()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1, "a fixture records Terraform's provider merge");
+}
+
 #[test]
 fn merged_refuses_a_directory_without_configuration() {
     let dir = support::TempDir::new("merged-empty");

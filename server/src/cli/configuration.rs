@@ -169,7 +169,8 @@ fn plain_body(body: &Body) -> Map<String, Value> {
     body_expressions(body.attributes.iter(), body.blocks.iter())
 }
 
-fn merged_body(body: &MergedBody) -> Map<String, Value> {
+/// The expressions of a merged body, as `expressions` shows them.
+pub fn merged_body(body: &MergedBody) -> Map<String, Value> {
     body_expressions(
         body.attributes.iter().map(|a| &a.attr),
         body.blocks.iter().map(|b| &b.block),

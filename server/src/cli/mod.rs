@@ -2,7 +2,7 @@
 //! analysis the language server uses.
 
 mod check;
-mod configuration;
+pub mod configuration;
 mod merged;
 mod plan;
 

@@ -1,6 +1,6 @@
 //! Override merging directed by provider schemas (spec §1.5): Terraform merges a
-//! resource's body lazily, decoding the base and each override with the schema of the
-//! resource type, so the schema, not the syntax, says which names are attributes
+//! resource's body (and a provider configuration's) lazily, decoding the base and each
+//! override with the schema of the resource type (or of the provider), so the schema, not the syntax, says which names are attributes
 //! (replaced one by one) and which are nested block types (all blocks of a type replaced
 //! by the override's). What the schema does not ask for is left aside unread: an
 //! argument written as a block, a block written as an argument, names the type does not
@@ -10,9 +10,11 @@
 //! Only bodies an override changed are re-merged: a body alone is decoded as written, and
 //! what it holds in excess is the check layer's to report.
 
-use super::{effective_block_type, MergedBody, MergedModule, Nested, Resource};
+use super::named::PROVIDER_META;
+use super::resource::META;
+use super::{effective_block_type, MergedBody, MergedModule, Nested};
 use crate::module::{Dialect, Module};
-use crate::schema::{BlockSchema, ProviderSchemaSource, SchemaLookup};
+use crate::schema::{BlockSchema, ProviderBody, ProviderSchemaSource, SchemaLookup};
 use std::borrow::Cow;
 
 use crate::syntax::{json_blocks, Block, Body};
@@ -26,7 +28,8 @@ pub fn merge_with(module: &Module, schemas: &dyn ProviderSchemaSource) -> Merged
 }
 
 impl MergedModule {
-    /// Re-merges overridden resource bodies with their types' schemas.
+    /// Re-merges overridden resource bodies with their types' schemas, and overridden
+    /// provider configurations with their providers' schemas.
     fn apply_provider_schemas(&mut self, schemas: &dyn ProviderSchemaSource) {
         let dialect = self.dialect;
         let found: Vec<_> = self
@@ -43,17 +46,38 @@ impl MergedModule {
             .collect();
         for (key, schema) in found {
             if let Some(r) = self.resources.get_mut(&key) {
-                r.config = schema_body(r, &schema.block, dialect);
+                r.config = schema_body(&r.bodies, META, &schema.block, dialect);
+            }
+        }
+        let configured: Vec<_> = self
+            .providers
+            .iter()
+            .filter(|(_, p)| p.bodies.len() > 1)
+            .filter_map(|(key, p)| {
+                let provider = self.local_provider(&p.name);
+                let schema = schemas
+                    .lookup(&provider, ProviderBody::Provider, "")
+                    .found()?;
+                Some((key.clone(), schema))
+            })
+            .collect();
+        for (key, schema) in configured {
+            if let Some(p) = self.providers.get_mut(&key) {
+                p.config = schema_body(&p.bodies, PROVIDER_META, &schema.block, dialect);
             }
         }
     }
 }
 
-/// The resource's body merged from its declaration and overrides as the schema reads it.
-fn schema_body(r: &Resource, schema: &BlockSchema, dialect: Dialect) -> MergedBody {
-    let meta = super::resource::META;
-    let layers: Vec<(Cow<'_, Body>, _)> = r
-        .bodies
+/// A body merged from its declaration and overrides (`bodies`) as the schema reads it,
+/// leaving out the names in `meta` (the block's own arguments and blocks).
+fn schema_body(
+    bodies: &[Nested],
+    meta: &[&str],
+    schema: &BlockSchema,
+    dialect: Dialect,
+) -> MergedBody {
+    let layers: Vec<(Cow<'_, Body>, _)> = bodies
         .iter()
         .map(|Nested { block, file }| (as_read(&block.body, schema, dialect), *file))
         .collect();
