@@ -35,6 +35,7 @@ fn every_plan_fixture_plans_its_expected_changes() {
         let out = Command::new(strata_bin())
             .args(["plan", &dir.to_string_lossy(), "--format", "json"])
             .args(&args)
+            .args(schema_args(&dir))
             .output()
             .expect("run strata plan");
         let actual: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -110,5 +111,117 @@ fn every_corpus_module_plans_or_reports_why_not() {
     eprintln!(
         "{planned} of {} corpus modules planned without errors",
         dirs.len()
+    );
+}
+
+/// `--provider-schemas FILE` for a fixture whose `provider-schemas` file names one.
+fn schema_args(dir: &std::path::Path) -> Vec<String> {
+    match std::fs::read_to_string(dir.join("provider-schemas")) {
+        Ok(named) => vec![
+            "--provider-schemas".into(),
+            dir.join(named.trim()).to_string_lossy().into_owned(),
+        ],
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The names of `list` under `key` in a fixture's `differences.json` entry.
+fn listed(entry: &Value, key: &str) -> std::collections::BTreeSet<String> {
+    entry[key]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The top-level attributes a change marks unknown.
+fn unknown_keys(after_unknown: &Value) -> std::collections::BTreeSet<String> {
+    after_unknown
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .filter(|(_, v)| v.as_bool() == Some(true))
+                .map(|(k, _)| k.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Fixtures planned with a provider schema against Terraform's own plan (`terraform.json`,
+/// recorded by scripts/record-schema-fixtures.py): the same actions, the same attributes
+/// unknown, and every value Strata plans equal to Terraform's, except what the fixture's
+/// `differences.json` lists as the provider's to decide.
+#[test]
+fn planning_with_provider_schemas_matches_terraform() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(fixtures().join("plan"))
+        .unwrap()
+        .flatten()
+    {
+        let dir = entry.path();
+        let Ok(recorded) = std::fs::read_to_string(dir.join("terraform.json")) else {
+            continue;
+        };
+        let recorded: Value = serde_json::from_str(&recorded).unwrap();
+        let differences: Value = std::fs::read_to_string(dir.join("differences.json"))
+            .map(|t| serde_json::from_str(&t).unwrap())
+            .unwrap_or(Value::Null);
+        let out = Command::new(strata_bin())
+            .args(["plan", &dir.to_string_lossy(), "--format", "json"])
+            .args(schema_args(&dir))
+            .output()
+            .unwrap();
+        let actual: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let changes = actual["resource_changes"].as_array().unwrap();
+        let recorded = recorded.as_array().unwrap();
+        assert_eq!(changes.len(), recorded.len(), "{}", dir.display());
+        for theirs in recorded {
+            let address = theirs["address"].as_str().unwrap();
+            let ours = changes
+                .iter()
+                .find(|c| c["address"] == address)
+                .unwrap_or_else(|| panic!("{address}: not planned"));
+            let allowed = &differences[address];
+            assert_eq!(ours["change"]["actions"], theirs["actions"], "{address}");
+            let (mine, terraform) = (
+                unknown_keys(&ours["change"]["after_unknown"]),
+                unknown_keys(&theirs["after_unknown"]),
+            );
+            let only_terraform: std::collections::BTreeSet<String> =
+                terraform.difference(&mine).cloned().collect();
+            let only_strata: std::collections::BTreeSet<String> =
+                mine.difference(&terraform).cloned().collect();
+            assert_eq!(
+                only_terraform,
+                listed(allowed, "unknown_only_terraform"),
+                "{address}"
+            );
+            assert_eq!(
+                only_strata,
+                listed(allowed, "unknown_only_strata"),
+                "{address}"
+            );
+            let differs: std::collections::BTreeSet<String> = ours["change"]["after"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(k, v)| !v.is_null() && theirs["after"].get(k.as_str()) != Some(*v))
+                .filter(|(k, _)| !terraform.contains(*k))
+                .map(|(k, _)| k.clone())
+                .collect();
+            assert_eq!(
+                differs,
+                listed(allowed, "after_differs"),
+                "{address}: values differ"
+            );
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 1,
+        "a fixture records Terraform's plan with a schema"
     );
 }

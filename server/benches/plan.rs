@@ -102,6 +102,7 @@ fn bench_plan(c: &mut Criterion) {
             root_dir: dir.clone(),
             root: merged,
             child: &none,
+            schemas: &strata::schema::NoProviderSchemas,
         };
         let options = PlanOptions::default();
         let planned = plan(&config, &state, &options);

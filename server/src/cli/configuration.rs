@@ -13,7 +13,8 @@ use serde_json::{json, Map, Value};
 
 use crate::eval::{constant, references};
 use crate::merge::{
-    effective_block_type, literal_string, merge, Attr, MergedBody, MergedModule, Mode, Resource,
+    effective_block_type, literal_string, merge_with, Attr, MergedBody, MergedModule, Mode,
+    Resource,
 };
 use crate::module::Dialect;
 use crate::syntax::{Block, Body, Expr, ExprKind, JsonKind, TraversalStep};
@@ -60,7 +61,7 @@ impl ModuleTree {
                 let child_address = join_address(&address, &format!("module.{name}"));
                 let child = Self::build(
                     ws,
-                    merge(&module),
+                    merge_with(&module, &*ws.provider_schemas()),
                     &child_dir,
                     child_address,
                     seen,
@@ -168,7 +169,8 @@ fn plain_body(body: &Body) -> Map<String, Value> {
     body_expressions(body.attributes.iter(), body.blocks.iter())
 }
 
-fn merged_body(body: &MergedBody) -> Map<String, Value> {
+/// The expressions of a merged body, as `expressions` shows them.
+pub fn merged_body(body: &MergedBody) -> Map<String, Value> {
     body_expressions(
         body.attributes.iter().map(|a| &a.attr),
         body.blocks.iter().map(|b| &b.block),

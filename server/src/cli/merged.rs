@@ -3,20 +3,25 @@
 //! every overridden piece.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
 use super::configuration;
 use super::Format;
-use crate::merge::{merge, render};
+use crate::merge::{merge_with, render};
 use crate::module::Dialect;
 
 /// Prints the merged module in `dir`.
-pub fn run(dir: &Path, format: Format, dialect: Option<Dialect>) -> Result<ExitCode> {
-    let (dir, ws, module) = super::load_module(dir, dialect)?;
-    let merged = merge(&module);
+pub fn run(
+    dir: &Path,
+    format: Format,
+    dialect: Option<Dialect>,
+    schema_files: &[PathBuf],
+) -> Result<ExitCode> {
+    let (dir, ws, module) = super::load_module(dir, dialect, schema_files)?;
+    let merged = merge_with(&module, &*ws.provider_schemas());
     let mut out = std::io::stdout().lock();
     match format {
         Format::Text => out.write_all(render::render_module(&merged).as_bytes())?,

@@ -2,7 +2,7 @@
 //! analysis the language server uses.
 
 mod check;
-mod configuration;
+pub mod configuration;
 mod merged;
 mod plan;
 
@@ -85,6 +85,11 @@ pub enum Command {
         /// Dialect rules to apply (default: opentofu if the module has .tofu files).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
+        /// A file of provider schemas in the format of `terraform providers schema
+        /// -json` (repeatable): resources are planned with
+        /// their types' schemas.
+        #[arg(long = "provider-schemas", value_name = "FILE")]
+        provider_schemas: Vec<PathBuf>,
     },
     /// Print the effective configuration of the module in DIR, overrides merged.
     Merged {
@@ -96,6 +101,11 @@ pub enum Command {
         /// Dialect rules to apply (default: opentofu if the module has .tofu files).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
+        /// A file of provider schemas in the format of `terraform providers schema
+        /// -json` (repeatable): overridden resource bodies are merged as their schemas
+        /// say which names are blocks.
+        #[arg(long = "provider-schemas", value_name = "FILE")]
+        provider_schemas: Vec<PathBuf>,
     },
 }
 
@@ -138,10 +148,18 @@ impl From<DialectArg> for Dialect {
 
 /// A workspace holding the one module in `dir` (made canonical), for the commands that
 /// read a single module; an error when `dir` cannot be read or holds no configuration.
-fn load_module(dir: &Path, dialect: Option<Dialect>) -> Result<(PathBuf, Workspace, Arc<Module>)> {
+fn load_module(
+    dir: &Path,
+    dialect: Option<Dialect>,
+    schema_files: &[PathBuf],
+) -> Result<(PathBuf, Workspace, Arc<Module>)> {
     let dir = check::readable_dir(dir)?;
     let ws = Workspace::new();
     ws.set_dialect(dialect);
+    if !schema_files.is_empty() {
+        let loaded = crate::providers::load_schema_files(schema_files)?;
+        ws.set_provider_schemas(Arc::new(loaded));
+    }
     let module = ws.index_dir(&dir);
     if module.sources.is_empty() {
         bail!("{} holds no Terraform configuration files", dir.display());
@@ -192,6 +210,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             var_files,
             format,
             dialect,
+            provider_schemas,
         } => {
             let mut parsed = Vec::new();
             for v in vars {
@@ -220,16 +239,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 &options,
                 format,
                 dialect.map(Dialect::from),
+                &provider_schemas,
             )
         }
         Command::Merged {
             dir,
             format,
             dialect,
+            provider_schemas,
         } => merged::run(
             &dir.unwrap_or_else(|| PathBuf::from(".")),
             format,
             dialect.map(Dialect::from),
+            &provider_schemas,
         ),
     }
 }

@@ -3,7 +3,7 @@
 //! errors; 2 when the directory or the state cannot be read.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -21,8 +21,9 @@ pub fn run(
     options: &PlanOptions,
     format: Format,
     dialect: Option<Dialect>,
+    schema_files: &[PathBuf],
 ) -> Result<ExitCode> {
-    let (dir, ws, module) = super::load_module(dir, dialect)?;
+    let (dir, ws, module) = super::load_module(dir, dialect, schema_files)?;
     let plan = ws.plan_module(&dir, state, options)?;
     let positions = PlanPositions::new(&ws, &dir);
     let mut out = std::io::stdout().lock();

@@ -6,6 +6,10 @@
 //! - on a reference (`var.x`, `local.y`, `module.m`, `data.t.n`, `t.n`): the effective
 //!   definition it refers to.
 //!
+//! In a body a provider defines, the provider schema's documentation comes first: the
+//! provider and where its schema came from on a block header, the type, requirement and
+//! description of an argument or nested block type (`merge::SchemaItem`).
+//!
 //! Where there is no merged object (a syntax-only position), the node under the cursor is
 //! shown as written.
 
@@ -44,11 +48,18 @@ pub fn hover(
     let rope = Rope::from_str(&file.text);
     let offset = text::byte_offset(&rope, convert::position_in(position), encoding);
     let module = path.parent().and_then(|d| ws.module(d));
+    let schemas = ws.provider_schemas();
     let (span, markdown) = module
         .and_then(|module| core_version_hover(&module, &file, offset))
         .or_else(|| {
             in_module.and_then(|(m, fi)| {
-                reference_hover(&m, &file, offset).or_else(|| object_hover(&m, fi, &file, offset))
+                reference_hover(&m, &file, offset).or_else(|| {
+                    let (span, status) = object_hover(&m, fi, &file, offset)?;
+                    Some((
+                        span,
+                        with_schema(status, m.schema_at(fi, offset, &*schemas)),
+                    ))
+                })
             })
         })
         .or_else(|| syntax_hover(&file, offset))?;
@@ -85,6 +96,15 @@ fn core_version_hover(
             v.version, v.source
         ),
     ))
+}
+
+/// The hover's text followed by the provider schema's documentation of what is under the
+/// cursor, when a schema knows it.
+fn with_schema(status: String, item: Option<(Span, crate::merge::SchemaItem)>) -> String {
+    match item {
+        Some((_, item)) => format!("{}\n\n---\n\n{status}", item.markdown()),
+        None => status,
+    }
 }
 
 fn code(text: &str) -> String {
@@ -193,6 +213,19 @@ fn attribute_status(
 fn block_status(m: &MergedModule, object: ObjectRef<'_>, fi: FileIndex, b: &Block) -> String {
     let kind = effective_block_type(b);
     let effective = object.effective_blocks(kind);
+    if let (true, Some(argument)) = (
+        effective.is_empty(),
+        object.effective_attribute(kind, false),
+    ) {
+        // The provider schema read the name as an argument set elsewhere: this block is
+        // left unread (a block type with the argument's name, or an argument that also
+        // accepts blocks but is set as an argument).
+        return format!(
+            "**Not in effect.** The argument `{kind}` from `{}` is in effect:\n\n{}",
+            m.describe(argument.origin()),
+            code(&source(m, argument.origin()))
+        );
+    }
     if effective
         .iter()
         .any(|n| n.file == fi && n.block.span == b.span)

@@ -166,6 +166,14 @@ impl LanguageServer for Server {
                 .as_ref()
                 .and_then(capabilities::state_path_setting),
         );
+        if let Some(schemas) = params
+            .initialization_options
+            .as_ref()
+            .and_then(capabilities::provider_schemas_setting)
+        {
+            self.workspace
+                .set_provider_schemas(std::sync::Arc::new(schemas));
+        }
         Ok(capabilities::result(&setup))
     }
 

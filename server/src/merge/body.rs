@@ -35,9 +35,24 @@ impl MergedBody {
 
     /// Applies an override body; returns whether anything changed.
     pub fn apply(&mut self, body: &Body, file: FileIndex, skip: &[&str]) -> bool {
+        self.apply_kept(body, file, &|name| !skip.contains(&name), &|block| {
+            !skip.contains(&&*block.kind.name)
+        })
+    }
+
+    /// Applies the attributes and blocks of an override body that `keep_attribute` and
+    /// `keep_block` keep, as Terraform's partial decoding leaves aside what its schema
+    /// does not ask for.
+    pub(super) fn apply_kept(
+        &mut self,
+        body: &Body,
+        file: FileIndex,
+        keep_attribute: &dyn Fn(&str) -> bool,
+        keep_block: &dyn Fn(&Block) -> bool,
+    ) -> bool {
         let mut changed = false;
         for a in &body.attributes {
-            if skip.contains(&&*a.name.name) {
+            if !keep_attribute(&a.name.name) {
                 continue;
             }
             changed = true;
@@ -50,11 +65,7 @@ impl MergedBody {
                 None => self.attributes.push(attr(file, a)),
             }
         }
-        let incoming: Vec<&Arc<Block>> = body
-            .blocks
-            .iter()
-            .filter(|b| !skip.contains(&&*b.kind.name))
-            .collect();
+        let incoming: Vec<&Arc<Block>> = body.blocks.iter().filter(|b| keep_block(b)).collect();
         if !incoming.is_empty() {
             changed = true;
             let types: Vec<&str> = incoming.iter().map(|b| effective_block_type(b)).collect();

@@ -12,6 +12,8 @@ mod object;
 mod provider_addresses;
 pub mod render;
 mod resource;
+mod schema_at;
+mod schemas;
 mod terraform;
 mod variable;
 
@@ -26,6 +28,8 @@ pub use named::{Local, ModuleCall, Output, Provider};
 pub use object::{strip_instance_keys, ObjectRef};
 pub use provider_addresses::{entry_source, implied_local_name, resource_local_name};
 pub use resource::{Lifecycle, Mode, Resource, ResourceKey};
+pub use schema_at::SchemaItem;
+pub use schemas::merge_with;
 pub use terraform::TerraformSettings;
 pub use variable::Variable;
 
@@ -293,7 +297,7 @@ impl MergedModule {
         }
     }
 
-    fn apply_override(&mut self, file: FileIndex, block: &Block) {
+    fn apply_override(&mut self, file: FileIndex, block: &Arc<Block>) {
         let tofu = self.dialect == Dialect::OpenTofu;
         match (&*block.kind.name, block.labels.len()) {
             ("variable", 1) => variable::apply_override(self, file, block),

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::module::Dialect;
 use crate::syntax::{Attribute, Block, ExprKind};
+use std::sync::Arc;
 
 /// An effective local value. An override moves its definition to the override file.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,6 +114,9 @@ pub struct Provider {
     pub version: Option<Attr>,
     /// The provider's own arguments and blocks.
     pub config: MergedBody,
+    /// The declaring block, then every override block applied to it, in order: what a
+    /// merge directed by the provider's schema reads again (`merge_with`).
+    pub bodies: Vec<Nested>,
 }
 
 const MODULE_META: &[&str] = &[
@@ -127,7 +131,8 @@ const MODULE_META: &[&str] = &[
     "lifecycle",
 ];
 
-const PROVIDER_META: &[&str] = &["alias", "version"];
+/// Arguments of a `provider` block that are not the provider's configuration.
+pub(super) const PROVIDER_META: &[&str] = &["alias", "version"];
 
 fn origin(file: FileIndex, block: &Block) -> Origin {
     Origin {
@@ -336,7 +341,7 @@ fn provider_key(block: &Block) -> Option<(String, Option<String>)> {
     Some((name, alias))
 }
 
-fn new_provider(file: FileIndex, block: &Block, key: &(String, Option<String>)) -> Provider {
+fn new_provider(file: FileIndex, block: &Arc<Block>, key: &(String, Option<String>)) -> Provider {
     Provider {
         name: key.0.clone(),
         alias: key.1.clone(),
@@ -344,10 +349,11 @@ fn new_provider(file: FileIndex, block: &Block, key: &(String, Option<String>)) 
         alias_attr: block.body.attribute("alias").map(|a| attr(file, a)),
         version: block.body.attribute("version").map(|a| attr(file, a)),
         config: MergedBody::base(&block.body, file, PROVIDER_META),
+        bodies: vec![nested(file, block)],
     }
 }
 
-pub(super) fn add_primary_provider(m: &mut MergedModule, file: FileIndex, block: &Block) {
+pub(super) fn add_primary_provider(m: &mut MergedModule, file: FileIndex, block: &Arc<Block>) {
     let Some(key) = provider_key(block) else {
         return;
     };
@@ -366,7 +372,7 @@ pub(super) fn add_primary_provider(m: &mut MergedModule, file: FileIndex, block:
     m.providers.insert(key, provider);
 }
 
-pub(super) fn apply_override_provider(m: &mut MergedModule, file: FileIndex, block: &Block) {
+pub(super) fn apply_override_provider(m: &mut MergedModule, file: FileIndex, block: &Arc<Block>) {
     let Some(key) = provider_key(block) else {
         return;
     };
@@ -377,6 +383,7 @@ pub(super) fn apply_override_provider(m: &mut MergedModule, file: FileIndex, blo
                 p.version = Some(attr(file, a));
             }
             p.config.apply(&block.body, file, PROVIDER_META);
+            p.bodies.push(nested(file, block));
         }
         // A default provider configuration needs no base: the override declares it.
         None if key.1.is_none() => {

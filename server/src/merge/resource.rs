@@ -31,6 +31,15 @@ impl Mode {
         }
     }
 
+    /// The provider-defined body a block of this mode holds.
+    pub fn provider_body(self) -> crate::schema::ProviderBody {
+        match self {
+            Mode::Managed => crate::schema::ProviderBody::Resource,
+            Mode::Data => crate::schema::ProviderBody::DataSource,
+            Mode::Ephemeral => crate::schema::ProviderBody::EphemeralResource,
+        }
+    }
+
     fn from_keyword(kind: &str) -> Option<Self> {
         match kind {
             "resource" => Some(Mode::Managed),
@@ -63,7 +72,7 @@ impl fmt::Display for ResourceKey {
 }
 
 /// Arguments of a block that are not part of its provider-defined body.
-const META: &[&str] = &[
+pub(super) const META: &[&str] = &[
     "count",
     "for_each",
     "provider",
@@ -143,9 +152,13 @@ pub struct Resource {
     pub connection: Option<Nested>,
     /// The `provisioner` blocks.
     pub provisioners: Vec<Nested>,
+    /// The declaring block, then every override block applied to it, in order: what a
+    /// merge directed by the type's provider schema reads again (`merge_with`).
+    pub bodies: Vec<Nested>,
 }
 
-fn key_of(block: &Block) -> Option<ResourceKey> {
+/// The key a `resource`, `data` or `ephemeral` block declares.
+pub(super) fn key_of(block: &Block) -> Option<ResourceKey> {
     Some(ResourceKey {
         mode: Mode::from_keyword(&block.kind.name)?,
         type_name: block.label(0)?.to_string(),
@@ -153,7 +166,7 @@ fn key_of(block: &Block) -> Option<ResourceKey> {
     })
 }
 
-pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) {
+pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Arc<Block>) {
     let Some(key) = key_of(block) else { return };
     if let Some(first) = m.resources.get(&key) {
         // The first declaration is kept (spec §1.3).
@@ -197,12 +210,13 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Block) 
             .blocks_of("provisioner")
             .map(|b| nested(file, b))
             .collect(),
+        bodies: vec![nested(file, block)],
         key: key.clone(),
     };
     m.resources.insert(key, resource);
 }
 
-pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Block) {
+pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Arc<Block>) {
     let Some(key) = key_of(block) else { return };
     let dialect = m.dialect;
     let mut dropped = Vec::new();
@@ -226,6 +240,7 @@ pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Bloc
         file,
         span: header_span(block),
     });
+    r.bodies.push(nested(file, block));
     let body = &block.body;
     for (name, slot) in [
         ("count", &mut r.count),

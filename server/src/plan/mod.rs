@@ -13,6 +13,8 @@ mod orphans;
 mod output;
 mod planner;
 mod providers;
+mod render_blocks;
+mod schema_objects;
 mod state;
 mod validate;
 mod variables;
@@ -22,6 +24,7 @@ use std::sync::Arc;
 
 use crate::eval::Value;
 use crate::merge::{MergedModule, Origin};
+use crate::schema::ProviderSchemaSource;
 use crate::syntax::Span;
 
 pub use address::{compare_instances, InstanceAddr, ModulePath, ResourceAddr, Target};
@@ -70,6 +73,8 @@ pub struct Configuration<'a> {
     /// The merged module a `source` names, from the directory of the calling module:
     /// its directory and its merged model; `None` for remote or missing modules.
     pub child: ChildModule<'a>,
+    /// The provider schemas resource types are planned with.
+    pub schemas: &'a dyn ProviderSchemaSource,
 }
 
 /// One planned action, in Terraform's vocabulary.
@@ -139,6 +144,9 @@ pub struct ResourceChange {
     pub importing: Option<Value>,
     /// The resource block in configuration, when it has one.
     pub declared_at: Option<(PathBuf, Span)>,
+    /// The keys of the objects that are nested block types, when a provider schema says
+    /// so: the text shows them as blocks.
+    pub blocks: Vec<String>,
 }
 
 /// An error or warning of planning.

@@ -97,6 +97,7 @@ impl Planner<'_> {
             caveat: None,
             importing: None,
             declared_at: config.and_then(|(m, r)| declared_at(&m, &r)),
+            blocks: Vec::new(),
         });
     }
 

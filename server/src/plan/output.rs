@@ -289,7 +289,11 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
     let after = c.after.as_ref().and_then(Value::attributes);
     let empty = std::collections::BTreeMap::new();
     let (b, a) = (before.unwrap_or(&empty), after.unwrap_or(&empty));
-    let mut keys: Vec<&String> = b.keys().chain(a.keys()).collect();
+    let mut keys: Vec<&String> = b
+        .keys()
+        .chain(a.keys())
+        .filter(|k| !c.blocks.contains(k))
+        .collect();
     keys.sort();
     keys.dedup();
     let mut lines: Vec<(String, &str, String)> = Vec::new();
@@ -332,5 +336,6 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
         let s = if hidden == 1 { "" } else { "s" };
         let _ = writeln!(out, "        # ({hidden} unchanged attribute{s} hidden)");
     }
+    super::render_blocks::render_blocks(out, c.action, b, a, &c.blocks, 6);
     let _ = writeln!(out, "    }}");
 }

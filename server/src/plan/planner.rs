@@ -24,6 +24,7 @@ use crate::merge::{
     Resource, ResourceKey,
 };
 use crate::module::Dialect;
+use crate::schema::BlockSchema;
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::types::convert;
 
@@ -745,12 +746,14 @@ impl<'a> Planner<'a> {
                 Mode::Data => self.plan_data(node, r, &addr, &bindings),
                 _ => self.plan_managed(node, r, &addr, &bindings),
             };
+            let schema = self.resource_schema(node, r);
             values.push((
                 instance_key.clone(),
                 providers::as_referenced(
                     &key.type_name,
                     result.after.clone(),
                     result.action == Action::Create || result.action.is_replace(),
+                    schema.as_deref(),
                 ),
             ));
             planned.push((instance_key, result));
@@ -762,6 +765,18 @@ impl<'a> Planner<'a> {
             return Value::Null;
         }
         assemble(repetition, values)
+    }
+
+    /// The schema of a resource type or data source from its provider, when the
+    /// configured provider schemas know it.
+    fn resource_schema(&self, node: usize, r: &Resource) -> Option<Arc<BlockSchema>> {
+        let m = &self.node(node).merged;
+        let provider = m.resource_provider(r);
+        self.config
+            .schemas
+            .lookup(&provider, r.key.mode.provider_body(), &r.key.type_name)
+            .found()
+            .map(|s| s.block)
     }
 
     /// Evaluates a resource's arguments and nested blocks (expanding `dynamic` blocks)
@@ -899,11 +914,13 @@ impl<'a> Planner<'a> {
             Some(p) => self.ignore_changes(node, r, &config, p),
             None => config.clone(),
         };
+        let schema = self.resource_schema(node, r);
         let proposal = propose(
             &addr.resource.type_name,
             planning_prior.as_ref(),
             &ignored,
             &block_types,
+            schema.as_deref(),
         );
         let replace = if cbd {
             Action::CreateThenDelete
@@ -925,7 +942,7 @@ impl<'a> Planner<'a> {
             reason = Some("replace_by_triggers");
         }
         let after = if action.is_replace() {
-            propose_replacement(&addr.resource.type_name, &config)
+            propose_replacement(&addr.resource.type_name, &config, schema.as_deref())
         } else {
             proposal.after.clone()
         };
@@ -950,6 +967,7 @@ impl<'a> Planner<'a> {
             },
             importing: importing.map(|id| Value::Object(BTreeMap::from([("id".to_string(), id)]))),
             declared_at: declared_at(m, r),
+            blocks: schema.as_deref().map(super::schema_objects::block_names).unwrap_or_default(),
         });
         if action.is_replace() && literal_bool(r.lifecycle.prevent_destroy.as_ref()) {
             self.prevent_destroy_error(m, r, addr);
@@ -962,6 +980,7 @@ impl<'a> Planner<'a> {
                 &addr.resource.type_name,
                 after.clone(),
                 action == Action::Create || action.is_replace(),
+                schema.as_deref(),
             ),
         );
         Planned {
@@ -1130,7 +1149,17 @@ impl<'a> Planner<'a> {
         } else {
             None
         };
+        let schema = self.resource_schema(node, r);
+        // With a schema the object to read is whole: what the configuration sets, and the
+        // attributes the provider computes unknown (Terraform's planned data object).
+        let to_read = |config: Value| match schema.as_deref() {
+            Some(s) => super::schema_objects::planned_create(s, &config),
+            None => providers::to_be_computed(config),
+        };
         if let Some(reason) = reason {
+            let planned = schema
+                .as_deref()
+                .map(|s| super::schema_objects::planned_create(s, &config));
             self.changes.borrow_mut().push(ResourceChange {
                 addr: addr.clone(),
                 previous: None,
@@ -1138,16 +1167,20 @@ impl<'a> Planner<'a> {
                 action: Action::Read,
                 reason: Some(reason),
                 before: None,
-                after: Some(config),
+                after: Some(planned.clone().unwrap_or(config)),
                 replace_paths: Vec::new(),
                 caveat: None,
                 importing: None,
                 declared_at: declared_at(m, r),
+                blocks: schema
+                    .as_deref()
+                    .map(super::schema_objects::block_names)
+                    .unwrap_or_default(),
             });
             return Planned {
                 action: Action::Read,
                 before: Value::Null,
-                after: Value::Unknown,
+                after: planned.unwrap_or(Value::Unknown),
             };
         }
         // Read now: Strata cannot read, so it reuses the last result when the arguments are
@@ -1165,13 +1198,18 @@ impl<'a> Planner<'a> {
         let after = prior.unwrap_or_else(|| {
             // Terraform would read it now; Strata knows only the arguments.
             self.unread.set(true);
-            providers::to_be_computed(config)
+            to_read(config)
         });
         self.postconditions(
             node,
             r,
             bindings,
-            providers::as_referenced(&addr.resource.type_name, after.clone(), false),
+            providers::as_referenced(
+                &addr.resource.type_name,
+                after.clone(),
+                false,
+                schema.as_deref(),
+            ),
         );
         Planned {
             action: Action::NoOp,
@@ -1304,6 +1342,7 @@ impl<'a> Planner<'a> {
                         m.file(check.file).path.clone(),
                         crate::merge::header_span(data),
                     )),
+                    blocks: Vec::new(),
                 });
             }
             let asserts: Vec<Nested> = check

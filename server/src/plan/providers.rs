@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
+use super::schema_objects::{block_names, planned_create, planned_update};
 use crate::eval::Value;
+use crate::schema::BlockSchema;
 
 /// A stored object as the planner compares it: attributes of dynamic type, which state
 /// stores wrapped as `{"value": ..., "type": ...}`, unwrapped (`terraform_data`'s
@@ -146,15 +148,21 @@ pub struct Proposal {
 /// Plans one instance of `type_name`: `prior` is the current object (`None` to create),
 /// `config` the evaluated configuration (an object of arguments and nested blocks).
 /// `block_types` names the keys of `config` that hold nested blocks (as lists of objects).
+/// `provider_schema` is the type's schema from its provider, when known; the hand
+/// knowledge above wins over it (it also knows what forces replacement).
 pub fn propose(
     type_name: &str,
     prior: Option<&Value>,
     config: &Value,
     block_types: &[String],
+    provider_schema: Option<&BlockSchema>,
 ) -> Proposal {
     let empty = BTreeMap::new();
     let config_attrs = config.attributes().unwrap_or(&empty);
     let schema = schema(type_name);
+    if let (None, Some(provider_schema)) = (schema, provider_schema) {
+        return propose_with_schema(provider_schema, prior, config);
+    }
     let Some(prior) = prior else {
         let mut after = config_attrs.clone();
         if let Some(schema) = schema {
@@ -218,11 +226,44 @@ pub fn propose(
     }
 }
 
+/// What a provider schema says of one instance: the planned object of `schema_objects`;
+/// which change forces replacement no schema says, so a change carries the caveat.
+fn propose_with_schema(schema: &BlockSchema, prior: Option<&Value>, config: &Value) -> Proposal {
+    let Some(prior) = prior else {
+        return Proposal {
+            after: planned_create(schema, config),
+            replace_paths: Vec::new(),
+            changed: true,
+            caveat: None,
+        };
+    };
+    let after = planned_update(schema, prior, config);
+    let blocks = block_names(schema);
+    let changed = match (after.attributes(), prior.attributes()) {
+        (Some(planned), Some(before)) => planned
+            .iter()
+            .any(|(k, v)| differs(v, before.get(k).unwrap_or(&Value::Null), blocks.contains(k))),
+        _ => true,
+    };
+    Proposal {
+        after,
+        replace_paths: Vec::new(),
+        changed,
+        caveat: changed.then_some(UNKNOWN_PROVIDER_CAVEAT),
+    }
+}
+
 /// An instance's object as references to it read it: for a type without a schema, the
 /// attributes the provider computes are not in the object, so it is partial, and so are
-/// the objects of its nested blocks; one about to be `created` is `to_be_computed`.
-pub fn as_referenced(type_name: &str, object: Value, created: bool) -> Value {
-    if schema(type_name).is_some() {
+/// the objects of its nested blocks; one about to be `created` is `to_be_computed`. With
+/// a schema (known here or the provider's) the object is whole.
+pub fn as_referenced(
+    type_name: &str,
+    object: Value,
+    created: bool,
+    provider_schema: Option<&BlockSchema>,
+) -> Value {
+    if schema(type_name).is_some() || provider_schema.is_some() {
         return object;
     }
     if created {
@@ -259,8 +300,12 @@ pub fn partial(value: Value) -> Value {
 
 /// The planned object of a replacement: the configuration with every computed attribute
 /// unknown again.
-pub fn propose_replacement(type_name: &str, config: &Value) -> Value {
-    propose(type_name, None, config, &[]).after
+pub fn propose_replacement(
+    type_name: &str,
+    config: &Value,
+    provider_schema: Option<&BlockSchema>,
+) -> Value {
+    propose(type_name, None, config, &[], provider_schema).after
 }
 
 /// `terraform_data.output` while planning: null stays null, anything else is computed.
@@ -339,6 +384,7 @@ mod tests {
             Some(&prior),
             &obj(&[("input", Value::string("a"))]),
             &[],
+            None,
         );
         assert!(!same.changed);
         let update = propose(
@@ -346,6 +392,7 @@ mod tests {
             Some(&prior),
             &obj(&[("input", Value::string("b"))]),
             &[],
+            None,
         );
         assert!(update.changed && update.replace_paths.is_empty());
         assert_eq!(update.after.attributes().unwrap()["output"], Value::Unknown);
@@ -357,6 +404,7 @@ mod tests {
                 ("triggers_replace", Value::string("t")),
             ]),
             &[],
+            None,
         );
         assert_eq!(replace.replace_paths, ["triggers_replace"]);
         let create = propose(
@@ -364,6 +412,7 @@ mod tests {
             None,
             &obj(&[("input", Value::string("a"))]),
             &[],
+            None,
         );
         assert_eq!(create.after.attributes().unwrap()["id"], Value::Unknown);
     }
@@ -380,6 +429,7 @@ mod tests {
             Some(&prior),
             &obj(&[("ami", Value::string("a")), ("port", Value::string("80"))]),
             &[],
+            None,
         );
         assert!(!same.changed && same.caveat.is_none());
         let changed = propose(
@@ -387,6 +437,7 @@ mod tests {
             Some(&prior),
             &obj(&[("ami", Value::string("b"))]),
             &[],
+            None,
         );
         assert!(changed.changed);
         assert_eq!(changed.caveat, Some(UNKNOWN_PROVIDER_CAVEAT));
@@ -408,6 +459,7 @@ mod tests {
             Some(&prior),
             &obj(&[("length", Value::Number(9.0))]),
             &[],
+            None,
         );
         assert_eq!(p.replace_paths, ["length"]);
     }

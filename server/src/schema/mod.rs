@@ -12,6 +12,7 @@
 //! properties are blocks, and how many levels of labels they take, is the schema's to say.
 
 mod build;
+mod docs;
 mod functions;
 mod language;
 mod provider;
@@ -24,6 +25,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use build::{arg, block};
+pub use docs::{attribute_markdown, nested_block_markdown, provider_body_markdown};
 pub use functions::{function, functions, Function, Parameter};
 pub use language::{file_schema, is_root_block_name, provisioner_schema};
 pub use provider::{

@@ -147,3 +147,18 @@ impl FunctionParameter {
         }
     }
 }
+
+impl super::AttributeSchema {
+    /// Whether nested blocks named like this attribute may stand for its value, as
+    /// Terraform's `blocktoattr` allows for a list or a set of objects (not of a nested
+    /// type): providers written for Terraform 0.11 declare some blocks so (`ingress` in
+    /// `aws_security_group`), and configurations write them as blocks.
+    pub fn accepts_blocks(&self) -> bool {
+        self.nested.is_none()
+            && matches!(
+                &self.value_type,
+                Some(ValueType::List(element) | ValueType::Set(element))
+                    if matches!(**element, ValueType::Object { .. })
+            )
+    }
+}

@@ -464,3 +464,45 @@ fn attribute(key: &Ident, val: &JsonValue) -> Arc<Attribute> {
         name: key.clone(),
     })
 }
+
+/// The nested blocks a JSON property stands for when a provider schema makes its name a
+/// block type: the JSON syntax leaves the properties of provider-defined bodies as
+/// arguments, since only the provider's schema tells. An object is one block and an
+/// array one block per element (null stands for none); each block's properties are its
+/// arguments. `None` when the property is not written in the JSON syntax or holds
+/// something else.
+pub fn json_blocks(attribute: &Attribute) -> Option<Vec<Arc<Block>>> {
+    let ExprKind::Json(value) = &attribute.expr.kind else {
+        return None;
+    };
+    let items: Vec<&JsonValue> = match &value.kind {
+        JsonKind::Null => Vec::new(),
+        JsonKind::Object(_) => vec![value],
+        JsonKind::Array(items) => items.iter().collect(),
+        _ => return None,
+    };
+    let open = Span::new(value.span.start as usize, value.span.start as usize + 1);
+    items
+        .into_iter()
+        .map(|item| {
+            let JsonKind::Object(props) = &item.kind else {
+                return None;
+            };
+            let mut body = Body::default();
+            for (key, inner) in props {
+                if &*key.name != "//" {
+                    body.attributes.push(self::attribute(key, inner));
+                }
+            }
+            Some(Arc::new(Block {
+                kind: attribute.name.clone(),
+                labels: Vec::new(),
+                body,
+                // The object itself: the merged text shows `name = {...}` for it.
+                span: item.span,
+                json_open: Some(open),
+                stale: false,
+            }))
+        })
+        .collect()
+}

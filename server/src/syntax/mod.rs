@@ -24,6 +24,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use depth::NESTED_TOO_DEEPLY;
+pub use json::json_blocks;
 pub use recover::parse_native;
 pub use scan::heredoc_bodies;
 pub use static_exprs::{json_string_native, json_string_traversal};

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use dashmap::DashMap;
 
-use crate::merge::{merge, MergedModule};
+use crate::merge::{merge_with, MergedModule};
 use crate::module::{classify, Dialect, FileSet, Module, SourceFile};
 use crate::schema::{NoProviderSchemas, ProviderSchemaSource};
 use crate::text::{Document, PositionEncoding, TextChange, TextError};
@@ -277,7 +277,7 @@ impl Workspace {
                 return entry.1.clone();
             }
         }
-        let merged = Arc::new(merge(module));
+        let merged = Arc::new(merge_with(module, &*self.provider_schemas()));
         match self.merged.entry(module.dir.clone()) {
             dashmap::Entry::Occupied(mut cached) => {
                 if cached.get().0 < module.revision {

@@ -51,10 +51,12 @@ impl Workspace {
         }
         let state_path = state.map_or_else(|| dir.join("terraform.tfstate"), Path::to_path_buf);
         let state = self.states.get(&state_path)?;
+        let schemas = self.provider_schemas();
         let config = Configuration {
             root_dir: dir.to_path_buf(),
             root: merged,
             child: &children,
+            schemas: &*schemas,
         };
         Ok(plan(&config, &state, options))
     }

@@ -1,0 +1,146 @@
+//! Hover with provider schemas, over stdio: the server reads the schema files of
+//! `initializationOptions.providerSchemas.files` and documents provider-defined bodies
+//! from them (the provider and its schema's origin on a header; type, requirement and
+//! description of arguments and nested block types).
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{fixtures, uri, Client, TempDir};
+
+const MAIN: &str = r#"provider "aws" {
+  region = "us-east-1"
+}
+
+resource "aws_instance" "web" {
+  instance_type = "t3.micro"
+  count         = 1
+  root_block_device {
+    volume_size = 10
+  }
+}
+
+resource "aws_security_group" "sg" {
+  ingress {
+    from_port = 1
+  }
+}
+"#;
+
+fn start_with_schemas(dir: &TempDir) -> Client {
+    let mut client = Client::start();
+    let schemas = fixtures().join("providers").join("schemas.json");
+    client.request(
+        "initialize",
+        json!({
+            "processId": null,
+            "capabilities": {},
+            "rootUri": uri(dir.path()),
+            "initializationOptions": {
+                "providerSchemas": { "files": [schemas.to_string_lossy()] }
+            }
+        }),
+    );
+    client.notify("initialized", json!({}));
+    client
+}
+
+fn hover(client: &mut Client, u: &str, line: u32, character: u32) -> String {
+    let result: Value = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": { "line": line, "character": character } }),
+    );
+    result["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn hover_documents_provider_defined_bodies_from_the_schema() {
+    let dir = TempDir::new("hover-schemas");
+    let path = dir.write("main.tf", MAIN);
+    let mut client = start_with_schemas(&dir);
+    let u = client.open(&path, MAIN, 1);
+
+    let header = hover(&mut client, &u, 4, 3);
+    assert!(
+        header.starts_with("Provider `registry.terraform.io/hashicorp/aws`, schema from `"),
+        "{header}"
+    );
+    assert!(header.contains("schemas.json`"), "{header}");
+    assert!(
+        header.contains("resource \"aws_instance\" \"web\""),
+        "the merge hover follows: {header}"
+    );
+
+    let argument = hover(&mut client, &u, 5, 4);
+    assert!(
+        argument.starts_with("`instance_type`: `string` (optional, computed)"),
+        "{argument}"
+    );
+    assert!(argument.contains("In effect."), "{argument}");
+
+    let nested = hover(&mut client, &u, 7, 4);
+    assert!(
+        nested.starts_with("`root_block_device`: list of blocks (at most 1)"),
+        "{nested}"
+    );
+    let inner = hover(&mut client, &u, 8, 6);
+    assert!(
+        inner.starts_with("`volume_size`: `number` (optional, computed)"),
+        "{inner}"
+    );
+
+    let provider = hover(&mut client, &u, 1, 3);
+    assert!(
+        provider.starts_with("`region`: `string` (optional)\n\nThe region where AWS operations"),
+        "plain descriptions shown as written: {provider}"
+    );
+
+    let as_blocks = hover(&mut client, &u, 13, 4);
+    assert!(
+        as_blocks.contains("May also be written as `ingress { ... }` blocks."),
+        "{as_blocks}"
+    );
+    assert!(
+        as_blocks.starts_with("`ingress`: `set(object({"),
+        "{as_blocks}"
+    );
+    let field = hover(&mut client, &u, 14, 6);
+    assert!(
+        field.starts_with("`from_port`: `number`, an attribute of the objects of `ingress`"),
+        "{field}"
+    );
+
+    // A meta-argument is the language's, not the provider's.
+    let meta = hover(&mut client, &u, 6, 4);
+    assert!(!meta.contains("optional"), "{meta}");
+}
+
+#[test]
+fn hover_says_which_blocks_the_schema_leaves_unread() {
+    let dir = TempDir::new("hover-schema-merge");
+    let main = dir.write("main.tf", MAIN);
+    let over = "resource \"aws_security_group\" \"sg\" {\n  ingress = []\n}\n";
+    dir.write("override.tf", over);
+    let mut client = start_with_schemas(&dir);
+    let u = client.open(&main, MAIN, 1);
+    let unread = hover(&mut client, &u, 13, 4);
+    assert!(
+        unread.contains(
+            "**Not in effect.** The argument `ingress` from `override.tf:2` is in effect"
+        ),
+        "{unread}"
+    );
+}
+
+#[test]
+fn hover_without_schemas_shows_only_the_merge() {
+    let dir = TempDir::new("hover-no-schemas");
+    let path = dir.write("main.tf", MAIN);
+    let mut client = Client::initialized(Some(dir.path()), json!({})).0;
+    let u = client.open(&path, MAIN, 1);
+    let argument = hover(&mut client, &u, 5, 4);
+    assert!(argument.starts_with("```hcl\ninstance_type"), "{argument}");
+}
