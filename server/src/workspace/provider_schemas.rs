@@ -2,8 +2,6 @@
 //! provider addresses and the local modules it calls), and loading the store for every
 //! module indexed so far.
 
-use std::sync::Arc;
-
 use super::{local_child_dir, Workspace};
 use crate::merge::literal_string;
 use crate::providers::{ModuleProviders, ProcessEnvironment, SchemaStore, StoreOptions};
@@ -32,16 +30,10 @@ impl Workspace {
             .collect()
     }
 
-    /// Loads the provider schemas of every module indexed so far (starting provider
-    /// binaries as `options` allow: slow the first time, so never on a request path)
-    /// and makes them the schemas every analysis uses.
-    pub fn load_provider_schemas(&self, options: &StoreOptions) -> Arc<SchemaStore> {
-        let store = Arc::new(SchemaStore::load(
-            options,
-            &self.module_providers(),
-            &ProcessEnvironment,
-        ));
-        self.set_provider_schemas(store.clone());
-        store
+    /// Loads the provider schemas of every module indexed so far, starting provider
+    /// binaries as `options` allow: slow the first time, so never on a request path.
+    /// The caller makes it the workspace's (`set_provider_schemas`).
+    pub fn provider_schema_store(&self, options: &StoreOptions) -> SchemaStore {
+        SchemaStore::load(options, &self.module_providers(), &ProcessEnvironment)
     }
 }
