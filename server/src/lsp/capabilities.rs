@@ -113,6 +113,7 @@ pub fn result(setup: &Setup) -> InitializeResult {
                     super::navigation::MERGED_BLOCK.into(),
                     super::navigation::SHOW_OVERRIDE.into(),
                     super::plan::PLAN_PREVIEW.into(),
+                    super::schemas::PROVIDER_SCHEMA_STATUS.into(),
                 ],
                 ..Default::default()
             }),
@@ -131,6 +132,7 @@ pub fn file_watch_registration() -> Registration {
     let watchers = [
         "**/*.{tf,tf.json,tofu,tofu.json,tfvars}",
         "**/terraform.tfstate",
+        "**/.terraform.lock.hcl",
     ]
     .into_iter()
     .map(|glob| FileSystemWatcher {

@@ -139,7 +139,7 @@ impl Cache {
                 Err(_) => return StartRight::Started(StartGuard(PathBuf::new())),
             }
             if let Some(schema) = self.get(key) {
-                return StartRight::Cached(schema);
+                return StartRight::Cached(Box::new(schema));
             }
             let age = std::fs::metadata(&lock)
                 .and_then(|m| m.modified())
@@ -163,7 +163,7 @@ pub enum StartRight {
     /// Start the binary; the right is held until the guard is dropped.
     Started(StartGuard),
     /// Another process cached the schema meanwhile.
-    Cached(LazySchema),
+    Cached(Box<LazySchema>),
 }
 
 /// Holds the right to start one binary; releases it when dropped.

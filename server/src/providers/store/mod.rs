@@ -37,7 +37,7 @@ use crate::schema::{
 };
 
 /// Terraform's builtin provider, as `terraform providers schema -json` (1.11.4) prints
-/// it (`scripts/record-builtin-schema.sh`).
+/// it (`scripts/record-store-schemas.py`).
 const BUILTIN: &str = include_str!("builtin.json");
 
 /// How long a process waits for another one starting the same binary.
@@ -291,7 +291,7 @@ impl<'a> Loader<'a> {
         let why = match located {
             Ok(found) => {
                 let trusted = found.origin != Origin::Workspace || self.options.run_plugins;
-                match self.from_binary(provider, version, &found.binary, trusted) {
+                match self.binary_schema(provider, version, &found.binary, trusted) {
                     Ok(loaded) => return Ok(loaded),
                     Err(why) => why,
                 }
@@ -332,7 +332,7 @@ impl<'a> Loader<'a> {
 
     /// The schema of the binary at `binary`: from the cache by its hash, else started
     /// (when `trusted`) and cached.
-    fn from_binary(
+    fn binary_schema(
         &mut self,
         provider: &ProviderAddress,
         version: Option<&str>,
@@ -367,7 +367,7 @@ impl<'a> Loader<'a> {
         let _right = match cache.zip(key.as_ref()) {
             Some((cache, key)) => match cache.start_right(key, START_WAIT) {
                 StartRight::Cached(schema) => {
-                    return Ok((schema, LoadedFrom::Cache(cache.entry_path(key))))
+                    return Ok((*schema, LoadedFrom::Cache(cache.entry_path(key))))
                 }
                 StartRight::Started(guard) => Some(guard),
             },
