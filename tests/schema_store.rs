@@ -313,4 +313,7 @@ fn the_server_uses_schema_files_from_its_settings() {
         errors[0].as_str().unwrap().contains("/nonexistent.json"),
         "{errors:?}"
     );
+    // Editors need not ask: the same answer comes as a notification.
+    let notified = client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
+    assert_eq!(notified["params"], status);
 }

@@ -114,6 +114,7 @@ impl Server {
             self.workspace.clone(),
             self.publisher.clone(),
             self.client.clone(),
+            self.session.clone(),
         )
     }
 
@@ -366,8 +367,8 @@ impl LanguageServer for Server {
                 self.publish(module);
             }
         }
-        let schema_settings = schemas::schema_settings(&params.settings);
-        if schema_settings.is_some_and(|s| self.schemas.configure(s)) {
+        let schema_settings = schemas::schema_settings(&params.settings).unwrap_or_default();
+        if self.schemas.configure(schema_settings) {
             self.reload_schemas();
         }
     }

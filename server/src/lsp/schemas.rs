@@ -2,8 +2,9 @@
 //! never a request) once indexing is done, again when the settings
 //! `strata.providerSchemas.files` / `strata.providerSchemas.runPlugins` change or a
 //! dependency lock file does; then every module's diagnostics are published again.
-//! The outcome is one `window/logMessage` line and the `strata.providerSchemaStatus`
-//! command's answer.
+//! The outcome is one `window/logMessage` line, the `strata/providerSchemaStatus`
+//! notification and the `strata.providerSchemaStatus` command's answer. Settings that do
+//! not mention `providerSchemas` mean its defaults.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -11,6 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 use tower_lsp_server::ls_types::MessageType;
 use tower_lsp_server::Client;
 use tracing::{info, warn};
@@ -21,6 +23,15 @@ use crate::workspace::Workspace;
 
 /// The command that answers the provider schemas' status.
 pub const PROVIDER_SCHEMA_STATUS: &str = "strata.providerSchemaStatus";
+
+/// The notification sent after every load, with the command's answer, so that editors
+/// can show the status without asking.
+enum StatusNotification {}
+
+impl tower_lsp_server::ls_types::notification::Notification for StatusNotification {
+    type Params = Value;
+    const METHOD: &'static str = "strata/providerSchemaStatus";
+}
 
 /// The settings under `strata.providerSchemas`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +119,7 @@ impl ProviderSchemas {
         workspace: Arc<Workspace>,
         publisher: Publisher,
         client: Client,
+        session: CancellationToken,
     ) {
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
         self.loading.store(true, Ordering::SeqCst);
@@ -142,6 +154,9 @@ impl ProviderSchemas {
         }
         let summary = summary(&store);
         info!("{summary}");
+        if session.is_cancelled() {
+            return; // Nobody listens any more.
+        }
         for line in store.file_errors() {
             client
                 .log_message(MessageType::ERROR, format!("strata: {line}"))
@@ -150,6 +165,10 @@ impl ProviderSchemas {
         client
             .log_message(MessageType::INFO, format!("strata: {summary}"))
             .await;
+        match serde_json::to_value(self.status()) {
+            Ok(status) => client.send_notification::<StatusNotification>(status).await,
+            Err(e) => warn!("cannot send the provider schema status: {e}"),
+        }
     }
 
     /// The answer of `strata.providerSchemaStatus`.
