@@ -133,20 +133,27 @@ impl ProviderSchemas {
             run_plugins: settings.run_plugins,
             cache: Cache::user(),
         };
-        let ws = workspace.clone();
-        let loaded = tokio::task::spawn_blocking(move || ws.provider_schema_store(&options)).await;
+        let (ws, this) = (workspace.clone(), self.clone());
+        // Loading and applying (which rebuilds every module) both block: off the async
+        // threads. A newer load's result wins.
+        let loaded = tokio::task::spawn_blocking(move || {
+            let store = Arc::new(ws.provider_schema_store(&options));
+            let current = this.generation.load(Ordering::SeqCst) == generation;
+            if current {
+                ws.set_provider_schemas(store.clone());
+            }
+            current.then_some(store)
+        })
+        .await;
         let store = match loaded {
-            Ok(store) => Arc::new(store),
+            Ok(Some(store)) => store,
+            Ok(None) => return,
             Err(e) => {
                 warn!("loading provider schemas failed: {e}");
                 self.loading.store(false, Ordering::SeqCst);
                 return;
             }
         };
-        if self.generation.load(Ordering::SeqCst) != generation {
-            return; // A newer load is running; its result wins.
-        }
-        workspace.set_provider_schemas(store.clone());
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(store.clone());
         self.loading.store(false, Ordering::SeqCst);
         for module in workspace.modules() {

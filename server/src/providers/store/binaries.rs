@@ -39,6 +39,10 @@ impl FileStamp {
     }
 }
 
+/// The largest binary Strata hashes: a provider is under 1 GB, and a file in the
+/// workspace must not keep a thread reading for ever.
+const MAX_BINARY_BYTES: u64 = 4 << 30;
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Known {
     stamp: FileStamp,
@@ -74,6 +78,12 @@ impl BinaryHashes {
             if known.stamp == stamp {
                 return Ok(known.sha256.clone());
             }
+        }
+        if stamp.size > MAX_BINARY_BYTES {
+            return Err(std::io::Error::other(format!(
+                "it is {} bytes, more than the {MAX_BINARY_BYTES} Strata reads",
+                stamp.size
+            )));
         }
         let sha256 = hash_file(&real)?;
         let snapshot = {

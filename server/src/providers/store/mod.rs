@@ -13,6 +13,7 @@ mod binaries;
 mod cache;
 mod discovery;
 mod entry;
+mod files;
 mod status;
 
 use std::collections::{BTreeMap, HashMap};
@@ -27,11 +28,12 @@ pub use binaries::{hash_file, BinaryHashes, FileStamp};
 pub use cache::{Cache, CacheKey, StartGuard, StartRight};
 pub use discovery::{root_modules, Lock, ModuleProviders, RootModule};
 pub use entry::{encode, CorruptEntry, EntryInfo, LazySchema};
+pub use files::{import_schema_file, read_file_providers, ImportError};
 pub use status::{LoadedFrom, ProviderStatus, SchemaState};
 
 use super::cli_config::{load as load_cli_config, CliConfig, Environment};
 use super::locate::{data_dir, locate, NotFound, Origin};
-use super::schema_file::{read_schema_file, write_provider, LoadSchemaFileError};
+use super::schema_file::write_provider;
 use crate::schema::{
     Dialect, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
 };
@@ -425,93 +427,6 @@ fn builtin(provider: &ProviderAddress) -> Result<LazySchema, String> {
         read_from: "Terraform's builtin provider".into(),
     };
     LazySchema::from_json(info, schema).map_err(|e| e.to_string())
-}
-
-/// Reads a schema file given by path: every provider checked whole (a file with a
-/// wrong shape is an error naming where), then kept as lazy entries.
-pub fn read_file_providers(
-    path: &Path,
-) -> Result<Vec<(ProviderAddress, LazySchema)>, LoadSchemaFileError> {
-    let shown = path.display().to_string();
-    let bytes =
-        crate::text::read::read_bounded(path, super::MAX_SCHEMA_FILE_BYTES).map_err(|source| {
-            LoadSchemaFileError::Read {
-                path: shown.clone(),
-                source,
-            }
-        })?;
-    let text = String::from_utf8_lossy(&bytes);
-    let schema_error = |source| LoadSchemaFileError::Schema {
-        path: shown.clone(),
-        source,
-    };
-    // The strict reader is the check; its result is not kept.
-    let names = read_schema_file(&text).map_err(schema_error)?;
-    let json: Value = serde_json::from_str(&text)
-        .map_err(|e| schema_error(super::SchemaFileError::Json(e.to_string())))?;
-    let mut out = Vec::new();
-    for address in names.into_keys() {
-        let parsed = ProviderAddress::parse(&address, Dialect::Terraform).ok_or_else(|| {
-            LoadSchemaFileError::Address {
-                path: shown.clone(),
-                address: address.clone(),
-            }
-        })?;
-        let info = EntryInfo {
-            address: parsed.to_string(),
-            version: None,
-            binary_sha256: None,
-            read_from: shown.clone(),
-        };
-        let schema = LazySchema::from_json(info, &json["provider_schemas"][&address])
-            .map_err(|e| schema_error(super::SchemaFileError::Json(e.to_string())))?;
-        out.push((parsed, schema));
-    }
-    Ok(out)
-}
-
-/// Puts the providers of the schema file at `path` into `cache`, each under the version
-/// `version_of` gives it (`None`: unversioned, used for any version nothing else
-/// serves); returns what was imported and where.
-pub fn import_schema_file(
-    cache: &Cache,
-    path: &Path,
-    version_of: &dyn Fn(&ProviderAddress) -> Option<String>,
-) -> Result<Vec<(ProviderAddress, Option<String>, PathBuf)>, ImportError> {
-    let providers = read_file_providers(path)?;
-    let mut out = Vec::new();
-    for (address, schema) in providers {
-        let version = version_of(&address);
-        let info = EntryInfo {
-            version: version.clone(),
-            ..schema.info().clone()
-        };
-        let bytes = encode(info, &schema.to_json()?)?;
-        let key = CacheKey {
-            address: address.clone(),
-            version: version.clone(),
-            binary_sha256: None,
-        };
-        let written = cache
-            .put(&key, &bytes)
-            .map_err(|e| ImportError::Write(cache.entry_path(&key), e.to_string()))?;
-        out.push((address, version, written));
-    }
-    Ok(out)
-}
-
-/// Why a schema file could not be imported.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    /// The file is not a usable schema file.
-    #[error(transparent)]
-    File(#[from] LoadSchemaFileError),
-    /// Encoding failed.
-    #[error(transparent)]
-    Encode(#[from] CorruptEntry),
-    /// The cache could not be written.
-    #[error("cannot write {0}: {1}")]
-    Write(PathBuf, String),
 }
 
 #[cfg(test)]
