@@ -128,18 +128,22 @@ impl Cache {
             if let Some(parent) = lock.parent() {
                 let _ = std::fs::create_dir_all(parent);
             }
-            match std::fs::OpenOptions::new()
+            let taken = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
-                .open(&lock)
-            {
-                Ok(_) => return StartRight::Started(StartGuard(lock)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                .open(&lock);
+            let guard = match taken {
+                Ok(_) => Some(StartGuard(lock.clone())),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => None,
                 // Cannot lock (a read-only cache): start it anyway.
-                Err(_) => return StartRight::Started(StartGuard(PathBuf::new())),
-            }
+                Err(_) => Some(StartGuard(PathBuf::new())),
+            };
+            // Checked with the right held too: its last holder may have just written it.
             if let Some(schema) = self.get(key) {
                 return StartRight::Cached(Box::new(schema));
+            }
+            if let Some(guard) = guard {
+                return StartRight::Started(guard);
             }
             let age = std::fs::metadata(&lock)
                 .and_then(|m| m.modified())

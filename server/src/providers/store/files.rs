@@ -60,7 +60,8 @@ pub fn import_schema_file(
 ) -> Result<Vec<(ProviderAddress, Option<String>, PathBuf)>, ImportError> {
     let providers = read_file_providers(path)?;
     let mut out = Vec::new();
-    for (address, schema) in providers {
+    // The builtin provider's schema is always Strata's recording of it.
+    for (address, schema) in providers.into_iter().filter(|(a, _)| !a.is_builtin()) {
         let version = version_of(&address);
         let info = EntryInfo {
             version: version.clone(),

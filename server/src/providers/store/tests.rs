@@ -451,3 +451,34 @@ fn the_user_s_own_binaries_run_without_trust_and_workspace_ones_with_it() {
     let store = SchemaStore::load(&trusted, &[workspace], &environment);
     assert!(failed(&states(&store)[0].1), "{:?}", states(&store));
 }
+
+#[test]
+fn a_binary_starts_once_per_machine() {
+    let dir = scratch("store-start-right");
+    let cache = Cache::at(&dir);
+    let key = CacheKey {
+        address: aws(),
+        version: Some("5.100.0".into()),
+        binary_sha256: Some("ab".into()),
+    };
+    let wait = std::time::Duration::from_secs(10);
+    let StartRight::Started(guard) = cache.start_right(&key, wait) else {
+        panic!("the first process starts the binary");
+    };
+    // Another process waits for the entry the first one writes, and uses it.
+    let other = {
+        let (cache, key) = (cache.clone(), key.clone());
+        std::thread::spawn(move || cache.start_right(&key, wait))
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let entry = encode(info(Some("5.100.0")), &fixture_aws()).unwrap();
+    cache.put(&key, &entry).unwrap();
+    drop(guard);
+    assert!(matches!(other.join().unwrap(), StartRight::Cached(_)));
+    // Once released (and without the entry), the right can be taken again.
+    std::fs::remove_file(cache.entry_path(&key)).unwrap();
+    assert!(matches!(
+        cache.start_right(&key, wait),
+        StartRight::Started(_)
+    ));
+}
