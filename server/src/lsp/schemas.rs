@@ -19,6 +19,7 @@ use tracing::{info, warn};
 
 use super::diagnostics::Publisher;
 use crate::providers::{Cache, ProviderStatus, SchemaStore, StoreOptions};
+use crate::schema::ProviderSchemaSource;
 use crate::workspace::Workspace;
 
 /// The command that answers the provider schemas' status.
@@ -138,15 +139,22 @@ impl ProviderSchemas {
         // threads. A newer load's result wins.
         let loaded = tokio::task::spawn_blocking(move || {
             let store = Arc::new(ws.provider_schema_store(&options));
-            let current = this.generation.load(Ordering::SeqCst) == generation;
-            if current {
+            if this.generation.load(Ordering::SeqCst) != generation {
+                return None;
+            }
+            // No schema before and none now: checking every module again would change
+            // nothing (a workspace without lock files, right after indexing).
+            let before = this.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let had_schemas = before.is_some_and(|b| !b.providers().is_empty());
+            let changed = had_schemas || !store.providers().is_empty();
+            if changed {
                 ws.set_provider_schemas(store.clone());
             }
-            current.then_some(store)
+            Some((store, changed))
         })
         .await;
-        let store = match loaded {
-            Ok(Some(store)) => store,
+        let (store, changed) = match loaded {
+            Ok(Some(loaded)) => loaded,
             Ok(None) => return,
             Err(e) => {
                 warn!("loading provider schemas failed: {e}");
@@ -156,8 +164,10 @@ impl ProviderSchemas {
         };
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(store.clone());
         self.loading.store(false, Ordering::SeqCst);
-        for module in workspace.modules() {
-            publisher.publish(module);
+        if changed {
+            for module in workspace.modules() {
+                publisher.publish(module);
+            }
         }
         let summary = summary(&store);
         info!("{summary}");
