@@ -50,7 +50,8 @@ fn initialize_advertises_only_what_works() {
         json!([
             "strata.mergedBlock",
             "strata.showOverride",
-            "strata.planPreview"
+            "strata.planPreview",
+            "strata.providerSchemaStatus"
         ])
     );
 }
@@ -261,7 +262,8 @@ fn files_changed_on_disk_update_their_module() {
         globs,
         vec![
             "**/*.{tf,tf.json,tofu,tofu.json,tfvars}",
-            "**/terraform.tfstate"
+            "**/terraform.tfstate",
+            "**/.terraform.lock.hcl"
         ]
     );
 

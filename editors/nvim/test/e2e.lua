@@ -91,6 +91,7 @@ vim.cmd("checkhealth strata")
 local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
 check(health:find("binary:", 1, true) and health:find("version: strata", 1, true), "health: " .. health)
 check(health:find("server started", 1, true), "health: " .. health)
+check(health:find("provider schemas", 1, true), "health: " .. health)
 io.stdout:write("ok: checkhealth\n")
 
 os.exit(0)

@@ -19,7 +19,7 @@ import {
   serverSettings,
   StrataSettings,
 } from "./settings";
-import { Progress, progressText } from "./status";
+import { Progress, progressText, SchemaStatus, schemaStatusText } from "./status";
 
 const PLAN_SCHEME = "strata-plan";
 const EFFECTIVE_SCHEME = "strata-effective";
@@ -27,6 +27,9 @@ const EFFECTIVE_SCHEME = "strata-effective";
 let client: LanguageClient | undefined;
 let progressTitle: string | undefined;
 let status: vscode.StatusBarItem;
+/** The server's state as last shown, and the provider schemas' part of the item. */
+let shown = { text: "starting", tooltip: "" };
+let schemas: { text: string; tooltip: string } | undefined;
 
 function settings(): StrataSettings {
   const config = vscode.workspace.getConfiguration("strata");
@@ -45,10 +48,11 @@ function traceOf(s: StrataSettings): Trace {
   return s.trace === "verbose" ? Trace.Verbose : s.trace === "messages" ? Trace.Messages : Trace.Off;
 }
 
-/** Shows the server state in the status bar. */
+/** Shows the server state (and the provider schemas' status) in the status bar. */
 function showState(text: string, tooltip: string) {
-  status.text = `$(layers) Strata: ${text}`;
-  status.tooltip = tooltip;
+  shown = { text, tooltip };
+  status.text = `$(layers) Strata: ${text}` + (schemas ? ` · ${schemas.text}` : "");
+  status.tooltip = schemas ? `${tooltip}\n\n${schemas.tooltip}` : tooltip;
   status.show();
 }
 
@@ -67,7 +71,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       { scheme: "file", language: "terraform-vars" },
       { scheme: "file", pattern: "**/*.{tf,tofu}.json" },
     ],
-    initializationOptions: serverSettings(s),
+    initializationOptions: serverSettings(s, vscode.workspace.isTrusted),
     outputChannelName: "Strata",
     middleware: {
       // Indexing progress shows in the status bar item as well as VS Code's own UI.
@@ -80,7 +84,12 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     },
   };
   client = new LanguageClient("strata", "Strata", serverOptions, clientOptions);
+  schemas = undefined;
   context.subscriptions.push(
+    client.onNotification("strata/providerSchemaStatus", (answer: SchemaStatus) => {
+      schemas = schemaStatusText(answer);
+      showState(shown.text, shown.tooltip);
+    }),
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) showState("ready", `Serving with ${command}`);
       else if (e.newState === State.Starting) showState("starting", command);
@@ -189,8 +198,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         return;
       }
       const s = settings();
-      await client.sendNotification(DidChangeConfigurationNotification.type, { settings: serverSettings(s) });
+      const serverSide = serverSettings(s, vscode.workspace.isTrusted);
+      await client.sendNotification(DidChangeConfigurationNotification.type, { settings: serverSide });
       await client.setTrace(traceOf(s));
+    }),
+    // Trusting the workspace allows its provider binaries: the server loads again.
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      if (!client) return;
+      const serverSide = serverSettings(settings(), true);
+      await client.sendNotification(DidChangeConfigurationNotification.type, { settings: serverSide });
     }),
   );
   await startClient(context);

@@ -15,6 +15,11 @@ export interface StrataSettings {
   /** `strata.terraformVersion`: the version `required_version` is checked against;
    * empty for version files, else the release the server targets. */
   terraformVersion: string;
+  /** `strata.providerSchemas.files`: schema files used before the cache and binaries. */
+  schemaFiles: string[];
+  /** `strata.providerSchemas.runPlugins`: whether provider binaries inside the
+   * workspace may be started. */
+  runPlugins: boolean;
 }
 
 /** Reads the settings through `get` (VS Code's `WorkspaceConfiguration.get` for `strata`). */
@@ -23,18 +28,26 @@ export function readSettings(get: (key: string) => unknown): StrataSettings {
     const value = get(key);
     return typeof value === "string" ? value : fallback;
   };
+  const strings = (key: string) => {
+    const value = get(key);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "") : [];
+  };
   return {
     serverPath: text("server.path", ""),
     dialect: text("dialect", "auto"),
     statePath: text("plan.statePath", ""),
     trace: text("trace.server", "off"),
     terraformVersion: text("terraformVersion", ""),
+    schemaFiles: strings("providerSchemas.files"),
+    runPlugins: get("providerSchemas.runPlugins") !== false,
   };
 }
 
 /** The server's settings object: `initializationOptions`, and the `settings` of
- * `workspace/didChangeConfiguration`. Defaults are left out so the server decides. */
-export function serverSettings(s: StrataSettings): { strata: Record<string, unknown> } {
+ * `workspace/didChangeConfiguration`. Defaults are left out so the server decides. In a
+ * workspace VS Code does not trust (`trusted` false), provider binaries inside it are
+ * never started, whatever the setting says. */
+export function serverSettings(s: StrataSettings, trusted = true): { strata: Record<string, unknown> } {
   const strata: Record<string, unknown> = {};
   if (s.dialect === "terraform" || s.dialect === "opentofu") {
     strata.dialect = s.dialect;
@@ -44,6 +57,10 @@ export function serverSettings(s: StrataSettings): { strata: Record<string, unkn
   }
   if (s.terraformVersion.trim() !== "") {
     strata.terraformVersion = s.terraformVersion.trim();
+  }
+  const runPlugins = s.runPlugins && trusted;
+  if (s.schemaFiles.length > 0 || !runPlugins) {
+    strata.providerSchemas = { files: s.schemaFiles, runPlugins };
   }
   return { strata };
 }

@@ -20,8 +20,23 @@ test("defaults send no settings, so the server decides", () => {
     statePath: "",
     trace: "off",
     terraformVersion: "",
+    schemaFiles: [],
+    runPlugins: true,
   });
   assert.deepEqual(serverSettings(s), { strata: {} });
+});
+
+test("provider schema settings are sent, and an untrusted workspace never runs plugins", () => {
+  const files = settings({ "providerSchemas.files": ["schemas.json", "", 3] });
+  assert.deepEqual(serverSettings(files), {
+    strata: { providerSchemas: { files: ["schemas.json"], runPlugins: true } },
+  });
+  assert.deepEqual(serverSettings(settings({ "providerSchemas.runPlugins": false })), {
+    strata: { providerSchemas: { files: [], runPlugins: false } },
+  });
+  assert.deepEqual(serverSettings(settings({}), false), {
+    strata: { providerSchemas: { files: [], runPlugins: false } },
+  });
 });
 
 test("dialect and state path map to the server's shape", () => {

@@ -16,25 +16,23 @@ use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
 use crate::workspace::{discover_modules, CallCycles, Workspace};
 
-/// Checks every module under `dir` and prints the result; exit status 1 when any error.
+/// Checks every module under `dir` with the provider schemas the store finds (schema
+/// files first) and prints the result; exit status 1 when any error.
 pub fn run(
     dir: &Path,
     format: Format,
     dialect: Option<Dialect>,
     core_version: Option<String>,
-    schema_files: &[PathBuf],
+    (schema_files, no_plugins): (&[PathBuf], bool),
 ) -> Result<ExitCode> {
     let dir = readable_dir(dir)?;
 
     let ws = Workspace::new();
-    if !schema_files.is_empty() {
-        let loaded = crate::providers::load_schema_files(schema_files)?;
-        ws.set_provider_schemas(std::sync::Arc::new(loaded));
-    }
     ws.set_dialect(dialect);
     ws.set_core_version(core_version);
     let dirs = discover_modules(&dir);
     ws.index_dirs(&dirs, &|_| {});
+    super::schemas::load_store(&ws, schema_files, no_plugins)?;
     let modules = ws.modules();
     let called = called_dirs(&ws, &modules);
     let schemas = ws.provider_schemas();

@@ -5,6 +5,7 @@ mod check;
 pub mod configuration;
 mod merged;
 mod plan;
+mod schemas;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -52,9 +53,20 @@ pub enum Command {
         terraform_version: Option<String>,
         /// A file of provider schemas in the format of `terraform providers schema
         /// -json` (repeatable): resource, data source and provider bodies are checked
-        /// against it.
+        /// against it. Its providers win over the cache and provider binaries.
         #[arg(long = "provider-schemas", value_name = "FILE")]
         provider_schemas: Vec<PathBuf>,
+        /// Never start a provider binary found inside the workspace (its .terraform
+        /// directory); the cache, plugin cache and mirrors are still used.
+        #[arg(long)]
+        no_plugins: bool,
+    },
+    /// Provider schemas: import a schema file into the cache, export what Strata finds,
+    /// or show where each provider's schema comes from.
+    Schemas {
+        /// What to do.
+        #[command(subcommand)]
+        command: schemas::SchemasCommand,
     },
     /// Preview what `terraform plan` would do for the module in DIR, from its
     /// configuration and prior state, without running Terraform or providers.
@@ -193,13 +205,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             dialect,
             terraform_version,
             provider_schemas,
+            no_plugins,
         } => check::run(
             &dir.unwrap_or_else(|| PathBuf::from(".")),
             format,
             dialect.map(Dialect::from),
             terraform_version,
-            &provider_schemas,
+            (&provider_schemas, no_plugins),
         ),
+        Command::Schemas { command } => schemas::run(command),
         Command::Plan {
             dir,
             state,

@@ -83,32 +83,6 @@ pub fn state_path_setting(settings: &Value) -> Option<String> {
     Some(plan.get("statePath")?.as_str()?.to_string())
 }
 
-/// The provider schemas of `providerSchemas.files` (`{"strata": {"providerSchemas":
-/// {"files": [...]}}}` or without the `strata` level): schema files in the format of
-/// `terraform providers schema -json`, read once at `initialize`. `None` when the setting
-/// is absent; a file that cannot be read is logged and the setting ignored.
-pub fn provider_schemas_setting(settings: &Value) -> Option<crate::schema::LoadedProviderSchemas> {
-    let files: Vec<std::path::PathBuf> = settings
-        .get("strata")
-        .and_then(|s| s.get("providerSchemas"))
-        .or_else(|| settings.get("providerSchemas"))?
-        .get("files")?
-        .as_array()?
-        .iter()
-        .filter_map(|f| f.as_str().map(std::path::PathBuf::from))
-        .collect();
-    if files.is_empty() {
-        return None;
-    }
-    match crate::providers::load_schema_files(&files) {
-        Ok(loaded) => Some(loaded),
-        Err(err) => {
-            tracing::warn!("providerSchemas.files: {err}");
-            None
-        }
-    }
-}
-
 /// The `initialize` answer.
 pub fn result(setup: &Setup) -> InitializeResult {
     let encoding = match setup.encoding {
@@ -139,6 +113,7 @@ pub fn result(setup: &Setup) -> InitializeResult {
                     super::navigation::MERGED_BLOCK.into(),
                     super::navigation::SHOW_OVERRIDE.into(),
                     super::plan::PLAN_PREVIEW.into(),
+                    super::schemas::PROVIDER_SCHEMA_STATUS.into(),
                 ],
                 ..Default::default()
             }),
@@ -157,6 +132,7 @@ pub fn file_watch_registration() -> Registration {
     let watchers = [
         "**/*.{tf,tf.json,tofu,tofu.json,tfvars}",
         "**/terraform.tfstate",
+        "**/.terraform.lock.hcl",
     ]
     .into_iter()
     .map(|glob| FileSystemWatcher {

@@ -19,6 +19,7 @@ mod indexer;
 mod isolation;
 mod navigation;
 mod plan;
+mod schemas;
 mod state;
 pub mod transport;
 
@@ -34,6 +35,7 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService};
 use tracing::warn;
 
+use crate::providers::LOCK_FILE_NAME;
 use crate::workspace::Workspace;
 use isolation::{contain, Heavy};
 use state::State;
@@ -84,6 +86,8 @@ pub struct Server {
     /// The directory of every module the client changed, for requests that a newer
     /// edit supersedes.
     edits: broadcast::Sender<PathBuf>,
+    /// Provider schemas: settings, background loads, status.
+    schemas: Arc<schemas::ProviderSchemas>,
 }
 
 impl Server {
@@ -100,7 +104,23 @@ impl Server {
             session,
             heavy: Heavy::default(),
             edits: broadcast::Sender::new(EDITS_QUEUE),
+            schemas: Arc::default(),
         }
+    }
+
+    /// A load of the provider schemas, to run in the background.
+    fn schema_load(&self) -> impl Future<Output = ()> + Send + 'static {
+        self.schemas.clone().reload(
+            self.workspace.clone(),
+            self.publisher.clone(),
+            self.client.clone(),
+            self.session.clone(),
+        )
+    }
+
+    /// Loads the provider schemas again in the background.
+    fn reload_schemas(&self) {
+        tokio::spawn(self.schema_load());
     }
 
     /// Queues the diagnostics of the module for publishing (stale snapshots are skipped)
@@ -166,14 +186,11 @@ impl LanguageServer for Server {
                 .as_ref()
                 .and_then(capabilities::state_path_setting),
         );
-        if let Some(schemas) = params
+        let schema_settings = params
             .initialization_options
             .as_ref()
-            .and_then(capabilities::provider_schemas_setting)
-        {
-            self.workspace
-                .set_provider_schemas(std::sync::Arc::new(schemas));
-        }
+            .and_then(schemas::schema_settings);
+        self.schemas.configure(schema_settings.unwrap_or_default());
         Ok(capabilities::result(&setup))
     }
 
@@ -185,7 +202,12 @@ impl LanguageServer for Server {
             publisher: self.publisher.clone(),
             session: self.session.clone(),
         };
-        tokio::spawn(indexer.run());
+        // Provider schemas follow the modules indexing finds.
+        let schemas = self.schema_load();
+        tokio::spawn(async move {
+            indexer.run().await;
+            schemas.await;
+        });
         if self.state.client_watches_files() {
             let registration = vec![capabilities::file_watch_registration()];
             match self
@@ -304,10 +326,12 @@ impl LanguageServer for Server {
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         let mut touched = Vec::new();
+        let mut lock_file_changed = false;
         for change in params.changes {
             let Some(path) = convert::path_of(&change.uri) else {
                 continue;
             };
+            lock_file_changed |= path.file_name() == Some(LOCK_FILE_NAME.as_ref());
             let module = contain("reading a changed file", || {
                 if change.typ == FileChangeType::DELETED {
                     self.workspace.disk_deleted(&path)
@@ -316,6 +340,9 @@ impl LanguageServer for Server {
                 }
             });
             touched.extend(module.ok().flatten());
+        }
+        if lock_file_changed {
+            self.reload_schemas();
         }
         touched.sort_by(|a, b| a.dir.cmp(&b.dir));
         touched.dedup_by(|a, b| a.dir == b.dir);
@@ -339,6 +366,10 @@ impl LanguageServer for Server {
             for module in self.workspace.modules() {
                 self.publish(module);
             }
+        }
+        let schema_settings = schemas::schema_settings(&params.settings).unwrap_or_default();
+        if self.schemas.configure(schema_settings) {
+            self.reload_schemas();
         }
     }
 
@@ -399,6 +430,11 @@ impl LanguageServer for Server {
             ))
         };
         match params.command.as_str() {
+            schemas::PROVIDER_SCHEMA_STATUS => {
+                let status = serde_json::to_value(self.schemas.status())
+                    .map_err(|e| jsonrpc::Error::invalid_params(e.to_string()))?;
+                Ok(Some(status))
+            }
             navigation::MERGED_BLOCK => {
                 let args: navigation::PositionArgs =
                     serde_json::from_value(argument).map_err(invalid)?;

@@ -3,13 +3,15 @@
 //! module needs (`MergedModule::provider_addresses`) at the versions the lock file pins (`lock_file.rs`)
 //! among the directories `terraform init` and the user's CLI configuration use
 //! (`cli_config.rs`, `locate.rs`), and reading a binary's schema over the plugin
-//! protocol (`plugin/`). This is the only layer allowed to start a process.
+//! protocol (`plugin/`); the schema store (`store/`) puts them together with an on-disk
+//! cache and the trust rule. This is the only layer allowed to start a process.
 
 mod cli_config;
 mod locate;
 mod lock_file;
 pub mod plugin;
 mod schema_file;
+mod store;
 
 pub use crate::schema::{default_registry, ProviderAddress};
 pub use cli_config::{
@@ -23,6 +25,12 @@ pub use lock_file::{
 pub use schema_file::{
     load_schema_files, read_schema_file, write_schema_file, LoadSchemaFileError, ProviderSchemas,
     SchemaFileError, FORMAT_VERSION, MAX_SCHEMA_FILE_BYTES,
+};
+pub use store::{
+    hash_file, import_schema_file, read_file_providers, root_modules, BinaryHashes, Cache,
+    CacheKey, CorruptEntry, EntryInfo, FileStamp, ImportError, LazySchema, LoadedFrom, Lock,
+    ModuleProviders, ProviderStatus, RootModule, SchemaState, SchemaStore, StartGuard, StartRight,
+    StoreOptions,
 };
 
 #[cfg(test)]

@@ -149,7 +149,7 @@ fn read_provider(json: &Value, path: &str) -> Read<ProviderSchema> {
     })
 }
 
-fn read_resource(json: &Value, path: &str) -> Read<ResourceSchema> {
+pub(crate) fn read_resource(json: &Value, path: &str) -> Read<ResourceSchema> {
     let version = match &json["version"] {
         Value::Null => 0,
         v => v
@@ -355,7 +355,7 @@ fn read_function(json: &Value, path: &str) -> Read<ProviderFunction> {
     })
 }
 
-fn write_provider(p: &ProviderSchema) -> Value {
+pub(crate) fn write_provider(p: &ProviderSchema) -> Value {
     let mut out = Map::new();
     out.insert("provider".into(), write_resource(&p.provider));
     for (field, kinds) in [

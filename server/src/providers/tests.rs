@@ -26,9 +26,9 @@ fn aws() -> ProviderAddress {
     ProviderAddress::parse("hashicorp/aws", Dialect::Terraform).unwrap()
 }
 
-struct FakeEnvironment {
-    vars: HashMap<&'static str, String>,
-    home: PathBuf,
+pub(super) struct FakeEnvironment {
+    pub(super) vars: HashMap<&'static str, String>,
+    pub(super) home: PathBuf,
 }
 
 impl Environment for FakeEnvironment {
@@ -42,7 +42,7 @@ impl Environment for FakeEnvironment {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(super) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("strata-providers-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -9,6 +9,7 @@ mod cycles;
 mod discover;
 mod disk;
 mod plan;
+mod provider_schemas;
 mod states;
 
 use std::collections::BTreeSet;

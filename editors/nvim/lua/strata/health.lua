@@ -1,4 +1,5 @@
--- :checkhealth strata — the binary, its version, and whether the server runs.
+-- :checkhealth strata — the binary, its version, whether the server runs, and where the
+-- schema of each provider came from (or why there is none).
 local M = {}
 
 function M.check()
@@ -21,8 +22,38 @@ function M.check()
   local clients = vim.lsp.get_clients({ name = "strata" })
   if #clients > 0 then
     vim.health.ok("server started (client id " .. clients[1].id .. ")")
+    M.provider_schemas(clients[1])
   else
     vim.health.warn("server not started: open a .tf file in a workspace")
+  end
+end
+
+--- The server's provider schema status: one line per provider of each root module.
+function M.provider_schemas(client)
+  vim.health.start("strata: provider schemas")
+  local command = { command = "strata.providerSchemaStatus", arguments = {} }
+  local answer = client:request_sync("workspace/executeCommand", command, 5000)
+  local status = answer and answer.result
+  if not status then
+    vim.health.warn("no answer from the server: " .. vim.inspect(answer and answer.err))
+    return
+  end
+  if status.loading then
+    vim.health.info("loading…")
+  end
+  for _, err in ipairs(status.errors or {}) do
+    vim.health.error(err)
+  end
+  if #(status.providers or {}) == 0 then
+    vim.health.info(status.summary)
+  end
+  for i, provider in ipairs(status.providers or {}) do
+    local line = status.lines[i] or provider.provider
+    if provider.state.state == "loaded" then
+      vim.health.ok(line)
+    else
+      vim.health.warn(line, { "Run terraform init, or set providerSchemas.files / run_plugins" })
+    end
   end
 end
 

@@ -6,6 +6,8 @@ local M = {}
 --- cmd: how to start the server (default { "strata", "serve" });
 --- dialect: "terraform" or "opentofu" (default: detected from .tofu files);
 --- state_path: the prior state of each module, relative to it (default terraform.tfstate);
+--- schema_files: provider schema files (`terraform providers schema -json`) to use first;
+--- run_plugins: false never starts provider binaries found inside the workspace;
 --- filetypes, root_markers: as vim.lsp.config takes them.
 M.defaults = {
   cmd = { "strata", "serve" },
@@ -13,6 +15,8 @@ M.defaults = {
   root_markers = { ".terraform", ".git" },
   dialect = nil,
   state_path = nil,
+  schema_files = nil,
+  run_plugins = nil,
 }
 
 --- The server settings for `opts`, sent as initializationOptions and on change through
@@ -24,6 +28,9 @@ function M.settings(opts)
   end
   if opts.state_path then
     strata.plan = { statePath = opts.state_path }
+  end
+  if opts.schema_files or opts.run_plugins == false then
+    strata.providerSchemas = { files = opts.schema_files or {}, runPlugins = opts.run_plugins ~= false }
   end
   return { strata = strata }
 end

@@ -189,8 +189,8 @@ async fn connect(h: &Handshake, identity: &tls::ClientIdentity) -> Result<Channe
         .map_err(|e| PluginError::Connect(error_chain(&e)))
 }
 
-/// An error with its causes, which tonic keeps apart.
-fn error_chain(e: &dyn std::error::Error) -> String {
+/// An error with its causes on one line (tonic keeps them apart).
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(cause) = source {

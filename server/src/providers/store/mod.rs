@@ -1,0 +1,433 @@
+//! The schema store: the provider schemas of a workspace, from (in order) the schema
+//! files the user gave, Terraform's builtin provider (recorded), the on-disk cache
+//! (`cache.rs`), and the provider binaries `terraform init` installed, started once per
+//! binary and cached. Schemas are held as lazy entries (`entry.rs`): a body is converted
+//! on its first lookup.
+//!
+//! Trust: a binary inside the workspace (its `.terraform` directory) is code that came
+//! with the workspace and runs only when `run_plugins` allows it; binaries in the
+//! plugin cache, mirrors and `dev_overrides` of the user's CLI configuration, and the
+//! cache itself, are the user's own.
+
+mod binaries;
+mod cache;
+mod discovery;
+mod entry;
+mod files;
+mod status;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::plugin::error_chain;
+pub use binaries::{hash_file, BinaryHashes, FileStamp};
+pub use cache::{Cache, CacheKey, StartGuard, StartRight};
+pub use discovery::{root_modules, Lock, ModuleProviders, RootModule};
+pub use entry::{encode, CorruptEntry, EntryInfo, LazySchema};
+pub use files::{import_schema_file, read_file_providers, ImportError};
+pub use status::{LoadedFrom, ProviderStatus, SchemaState};
+
+use super::cli_config::{load as load_cli_config, CliConfig, Environment};
+use super::locate::{data_dir, locate, NotFound, Origin};
+use super::schema_file::write_provider;
+use crate::schema::{
+    Dialect, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
+};
+
+/// Terraform's builtin provider, as `terraform providers schema -json` (1.11.4) prints
+/// it (`scripts/record-store-schemas.py`).
+const BUILTIN: &str = include_str!("builtin.json");
+
+/// How long a process waits for another one starting the same binary.
+const START_WAIT: Duration = Duration::from_secs(120);
+
+/// What the store may use.
+#[derive(Debug, Clone, Default)]
+pub struct StoreOptions {
+    /// Schema files the user gave; their providers win over everything else.
+    pub files: Vec<PathBuf>,
+    /// Whether binaries inside the workspace may be started.
+    pub run_plugins: bool,
+    /// The cache (`None`: no cache, every binary is started).
+    pub cache: Option<Cache>,
+}
+
+/// The provider schemas of a workspace, and how each was found.
+#[derive(Debug, Default)]
+pub struct SchemaStore {
+    schemas: BTreeMap<ProviderAddress, Arc<Loaded>>,
+    statuses: Vec<ProviderStatus>,
+    /// Schema files that could not be read, each as one line.
+    file_errors: Vec<String>,
+}
+
+/// One provider's schema and where it came from.
+#[derive(Debug)]
+struct Loaded {
+    schema: LazySchema,
+    version: Option<String>,
+    from: LoadedFrom,
+}
+
+impl SchemaStore {
+    /// Finds the schemas of the providers `modules` need; never fails: what cannot be
+    /// loaded is a status saying why.
+    pub fn load(
+        options: &StoreOptions,
+        modules: &[ModuleProviders],
+        env: &dyn Environment,
+    ) -> Self {
+        let mut store = Self::default();
+        for path in &options.files {
+            store.load_file(path);
+        }
+        let roots = root_modules(modules);
+        let mut loader = Loader::new(options, env);
+        for root in &roots {
+            for provider in &root.providers {
+                if let Some(status) = store.load_provider(&mut loader, root, provider) {
+                    store.statuses.push(status);
+                }
+            }
+        }
+        store
+    }
+
+    /// The status of every provider, schema files' first, then by root module.
+    pub fn statuses(&self) -> &[ProviderStatus] {
+        &self.statuses
+    }
+
+    /// The schema files that could not be read, each as one line.
+    pub fn file_errors(&self) -> &[String] {
+        &self.file_errors
+    }
+
+    /// Every loaded provider in the schema file format, for `strata schemas export`.
+    pub fn to_schema_file(&self) -> Result<Value, CorruptEntry> {
+        let mut providers = serde_json::Map::new();
+        for (address, loaded) in &self.schemas {
+            providers.insert(address.to_string(), loaded.schema.to_json()?);
+        }
+        Ok(serde_json::json!({
+            "format_version": super::FORMAT_VERSION,
+            "provider_schemas": providers,
+        }))
+    }
+
+    /// Adds the providers of one schema file, or a failed status for it.
+    fn load_file(&mut self, path: &Path) {
+        match read_file_providers(path) {
+            Ok(providers) => {
+                for (address, schema) in providers {
+                    let from = LoadedFrom::File(path.to_path_buf());
+                    self.add(address, schema, None, from, None);
+                }
+            }
+            Err(e) => self
+                .file_errors
+                .push(format!("cannot read the schema file {}", error_chain(&e))),
+        }
+    }
+
+    /// Records a loaded schema and its status.
+    fn add(
+        &mut self,
+        address: ProviderAddress,
+        schema: LazySchema,
+        version: Option<String>,
+        from: LoadedFrom,
+        root: Option<&Path>,
+    ) {
+        self.statuses.push(ProviderStatus {
+            provider: address.clone(),
+            root: root.map(Path::to_path_buf),
+            state: SchemaState::Loaded {
+                version: version.clone(),
+                from: from.clone(),
+            },
+        });
+        let loaded = Loaded {
+            schema,
+            version,
+            from,
+        };
+        self.schemas.insert(address, Arc::new(loaded));
+    }
+
+    /// Finds one provider of one root module; the status to record when it is not
+    /// added (`add` records its own).
+    fn load_provider(
+        &mut self,
+        loader: &mut Loader<'_>,
+        root: &RootModule,
+        provider: &ProviderAddress,
+    ) -> Option<ProviderStatus> {
+        let status = |state| {
+            Some(ProviderStatus {
+                provider: provider.clone(),
+                root: Some(root.dir.clone()),
+                state,
+            })
+        };
+        let locked_version = match &root.lock {
+            Lock::Read(locked) => locked.get(provider).map(|l| l.version.clone()),
+            _ => None,
+        };
+        if let Some(loaded) = self.schemas.get(provider) {
+            let same = matches!(loaded.from, LoadedFrom::File(_) | LoadedFrom::Builtin)
+                || locked_version.is_none()
+                || loaded.version == locked_version;
+            if same {
+                return None;
+            }
+            return status(SchemaState::OtherVersion {
+                version: locked_version,
+                used: loaded.version.clone(),
+            });
+        }
+        if provider.is_builtin() {
+            return match builtin(provider) {
+                Ok(schema) => {
+                    self.add(provider.clone(), schema, None, LoadedFrom::Builtin, None);
+                    None
+                }
+                Err(error) => status(SchemaState::Failed { error }),
+            };
+        }
+        match loader.find(root, provider, locked_version.as_deref()) {
+            Ok((schema, from)) => {
+                let version = schema.info().version.clone().or(locked_version);
+                self.add(provider.clone(), schema, version, from, Some(&root.dir));
+                None
+            }
+            Err(state) => status(state),
+        }
+    }
+}
+
+impl ProviderSchemaSource for SchemaStore {
+    fn lookup(
+        &self,
+        provider: &ProviderAddress,
+        kind: ProviderBody,
+        type_name: &str,
+    ) -> SchemaLookup {
+        match self.schemas.get(provider) {
+            Some(loaded) => loaded.schema.lookup(kind, type_name),
+            None => SchemaLookup::Unavailable,
+        }
+    }
+
+    fn origin(&self, provider: &ProviderAddress) -> Option<SchemaOrigin> {
+        let loaded = self.schemas.get(provider)?;
+        let from = match &loaded.from {
+            LoadedFrom::File(p) => p.display().to_string(),
+            LoadedFrom::Cache(_) => format!("the cache ({})", loaded.schema.info().read_from),
+            LoadedFrom::Binary(p) => p.display().to_string(),
+            LoadedFrom::Builtin => "Terraform's builtin provider".into(),
+        };
+        Some(SchemaOrigin {
+            version: loaded.version.clone(),
+            from,
+        })
+    }
+
+    fn providers(&self) -> Vec<ProviderAddress> {
+        self.schemas.keys().cloned().collect()
+    }
+}
+
+/// Finds schemas in the cache and binaries, for one `SchemaStore::load`.
+struct Loader<'a> {
+    options: &'a StoreOptions,
+    env: &'a dyn Environment,
+    /// The CLI configuration of each dialect, read once.
+    configs: HashMap<Dialect, Result<CliConfig, String>>,
+    hashes: Option<BinaryHashes>,
+    /// Started lazily, only when a binary must run.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl<'a> Loader<'a> {
+    fn new(options: &'a StoreOptions, env: &'a dyn Environment) -> Self {
+        Self {
+            options,
+            env,
+            configs: HashMap::new(),
+            hashes: options.cache.as_ref().map(Cache::binary_hashes),
+            runtime: None,
+        }
+    }
+
+    /// The schema of `provider` at `version` for `root`, or why there is none.
+    fn find(
+        &mut self,
+        root: &RootModule,
+        provider: &ProviderAddress,
+        version: Option<&str>,
+    ) -> Result<(LazySchema, LoadedFrom), SchemaState> {
+        if let Lock::Unreadable(error) = &root.lock {
+            return Err(SchemaState::Failed {
+                error: error.clone(),
+            });
+        }
+        let config = self
+            .configs
+            .entry(root.dialect)
+            .or_insert_with(|| load_cli_config(self.env, root.dialect).map_err(|e| e.to_string()))
+            .clone()
+            .map_err(|error| SchemaState::Failed { error })?;
+        let located = locate(
+            provider,
+            version,
+            &root.dir,
+            &config,
+            self.env,
+            root.dialect,
+        );
+        let why = match located {
+            Ok(found) => {
+                let trusted = found.origin != Origin::Workspace || self.options.run_plugins;
+                match self.binary_schema(provider, version, &found.binary, trusted) {
+                    Ok(loaded) => return Ok(loaded),
+                    Err(why) => why,
+                }
+            }
+            Err(NotFound::NotLocked(_)) if root.lock == Lock::Absent => SchemaState::NotInitialised,
+            Err(NotFound::NotLocked(_)) => SchemaState::NotLocked,
+            Err(NotFound::Missing(_, version, platform)) => {
+                if data_dir(&root.dir, self.env).join("providers").is_dir() {
+                    SchemaState::Missing { version, platform }
+                } else {
+                    SchemaState::NotInitialised
+                }
+            }
+            Err(NotFound::Builtin(_)) => SchemaState::Failed {
+                error: "a builtin provider has no binary".into(),
+            },
+        };
+        // Without a usable binary: what the cache has for the version, else an import
+        // that named no version.
+        let cache = self.options.cache.as_ref();
+        let cached = cache.and_then(|c| {
+            let versioned = version.and_then(|v| c.any_of_version(provider, Some(v)));
+            versioned.or_else(|| c.any_of_version(provider, None))
+        });
+        match cached {
+            Some(schema) => {
+                let key = CacheKey {
+                    address: provider.clone(),
+                    version: schema.info().version.clone(),
+                    binary_sha256: schema.info().binary_sha256.clone(),
+                };
+                let path = cache.map(|c| c.entry_path(&key)).unwrap_or_default();
+                Ok((schema, LoadedFrom::Cache(path)))
+            }
+            None => Err(why),
+        }
+    }
+
+    /// The schema of the binary at `binary`: from the cache by its hash, else started
+    /// (when `trusted`) and cached.
+    fn binary_schema(
+        &mut self,
+        provider: &ProviderAddress,
+        version: Option<&str>,
+        binary: &Path,
+        trusted: bool,
+    ) -> Result<(LazySchema, LoadedFrom), SchemaState> {
+        let failed = |error: String| SchemaState::Failed { error };
+        let sha256 = match &self.hashes {
+            Some(hashes) => Some(
+                hashes
+                    .sha256(binary)
+                    .map_err(|e| failed(format!("cannot read {}: {e}", binary.display())))?,
+            ),
+            None => None,
+        };
+        let key = sha256.map(|sha| CacheKey {
+            address: provider.clone(),
+            version: version.map(str::to_string),
+            binary_sha256: Some(sha),
+        });
+        let cache = self.options.cache.as_ref();
+        if let Some((cache, key)) = cache.zip(key.as_ref()) {
+            if let Some(schema) = cache.get(key) {
+                return Ok((schema, LoadedFrom::Cache(cache.entry_path(key))));
+            }
+        }
+        if !trusted {
+            return Err(SchemaState::Untrusted {
+                binary: binary.to_path_buf(),
+            });
+        }
+        let _right = match cache.zip(key.as_ref()) {
+            Some((cache, key)) => match cache.start_right(key, START_WAIT) {
+                StartRight::Cached(schema) => {
+                    return Ok((*schema, LoadedFrom::Cache(cache.entry_path(key))))
+                }
+                StartRight::Started(guard) => Some(guard),
+            },
+            None => None,
+        };
+        let info = EntryInfo {
+            address: provider.to_string(),
+            version: version.map(str::to_string),
+            binary_sha256: key.as_ref().and_then(|k| k.binary_sha256.clone()),
+            read_from: binary.display().to_string(),
+        };
+        let bytes = self.run(binary, info).map_err(failed)?;
+        if let Some((cache, key)) = cache.zip(key.as_ref()) {
+            if let Err(e) = cache.put(key, &bytes) {
+                tracing::warn!("cannot cache the schema of {provider}: {e}");
+            }
+        }
+        let schema = LazySchema::decode(bytes).map_err(|e| failed(e.to_string()))?;
+        Ok((schema, LoadedFrom::Binary(binary.to_path_buf())))
+    }
+
+    /// Starts the binary and encodes its schema as an entry.
+    fn run(&mut self, binary: &Path, info: EntryInfo) -> Result<Vec<u8>, String> {
+        if self.runtime.is_none() {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| format!("cannot start the plugin client: {e}"))?;
+            self.runtime = Some(runtime);
+        }
+        let runtime = self.runtime.as_ref().ok_or("no runtime")?;
+        let loaded = runtime
+            .block_on(super::plugin::load_schema(binary))
+            .map_err(|e| format!("{}: {e}", binary.display()))?;
+        tracing::info!(
+            "read the schema of {} from {} in {:?}",
+            info.address,
+            binary.display(),
+            loaded.elapsed
+        );
+        let json = write_provider(&loaded.schema);
+        drop(loaded);
+        encode(info, &json).map_err(|e| e.to_string())
+    }
+}
+
+/// The builtin provider's schema from the recording.
+fn builtin(provider: &ProviderAddress) -> Result<LazySchema, String> {
+    let json: Value = serde_json::from_str(BUILTIN).map_err(|e| e.to_string())?;
+    let schema = &json["provider_schemas"][provider.to_string()];
+    let info = EntryInfo {
+        address: provider.to_string(),
+        version: None,
+        binary_sha256: None,
+        read_from: "Terraform's builtin provider".into(),
+    };
+    LazySchema::from_json(info, schema).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests;

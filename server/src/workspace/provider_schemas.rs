@@ -1,0 +1,39 @@
+//! The workspace's side of the schema store: what each module asks of providers (its
+//! provider addresses and the local modules it calls), and loading the store for every
+//! module indexed so far.
+
+use super::{local_child_dir, Workspace};
+use crate::merge::literal_string;
+use crate::providers::{ModuleProviders, ProcessEnvironment, SchemaStore, StoreOptions};
+
+impl Workspace {
+    /// What every module indexed so far asks of providers.
+    pub fn module_providers(&self) -> Vec<ModuleProviders> {
+        self.modules()
+            .iter()
+            .filter(|m| !m.sources.is_empty())
+            .map(|m| {
+                let merged = self.merged_of(m);
+                let children = merged
+                    .module_calls
+                    .values()
+                    .filter_map(|call| literal_string(call.source.as_ref()?.expr()))
+                    .filter_map(|source| local_child_dir(&m.dir, source))
+                    .collect();
+                ModuleProviders {
+                    dir: m.dir.clone(),
+                    dialect: merged.dialect,
+                    providers: merged.provider_addresses().into_values().collect(),
+                    children,
+                }
+            })
+            .collect()
+    }
+
+    /// Loads the provider schemas of every module indexed so far, starting provider
+    /// binaries as `options` allow: slow the first time, so never on a request path.
+    /// The caller makes it the workspace's (`set_provider_schemas`).
+    pub fn provider_schema_store(&self, options: &StoreOptions) -> SchemaStore {
+        SchemaStore::load(options, &self.module_providers(), &ProcessEnvironment)
+    }
+}
