@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{at, Diagnostic, Severity};
-use crate::eval::constant;
+use crate::eval::{constant, json_literal};
 use crate::merge::{MergedModule, Origin};
 use crate::syntax::{Attribute, Expr, ExprKind, Span, TemplatePart, TraversalStep};
 
@@ -98,6 +98,15 @@ fn unevaluable_parts(parts: &[TemplatePart], out: &mut Vec<(Span, bool)>) {
             }
             TemplatePart::For { collection, .. } => unevaluable(collection, out),
         }
+    }
+}
+
+/// An argument's value with no evaluation context, as `gohcl.DecodeExpression` sees it:
+/// a native constant, or a JSON value with its strings as written.
+pub fn decoded(expr: &Expr) -> Option<Value> {
+    match expr.is_json() {
+        true => json_literal(expr),
+        false => constant(expr),
     }
 }
 

@@ -5,20 +5,16 @@
 //! Only the errors Terraform reports while loading are reported; installation errors
 //! (a registry that cannot be reached) are not.
 
-use super::literal::not_constant;
+use super::literal::{decoded, not_constant};
 use super::{at, Diagnostic, Severity};
-use crate::eval::constant;
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Block, Syntax};
+use crate::syntax::Block;
 
 /// Code of a module source address Terraform cannot read.
 pub const MODULE_SOURCE: &str = "invalid-module-source";
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json {
-            continue; // A JSON string is a template here; Strata does not read those yet.
-        }
         for block in file.syntax.body.blocks_of("module") {
             call(m, fi as u32, block, out);
         }
@@ -34,8 +30,13 @@ fn call(m: &MergedModule, file: u32, block: &Block, out: &mut Vec<Diagnostic>) {
         out.extend(problems);
         return;
     }
-    let Some(serde_json::Value::String(raw)) = constant(&source.expr) else {
-        return;
+    // gohcl decodes a string, so numbers and booleans convert; a JSON string is taken as
+    // written, `${` and all.
+    let raw = match decoded(&source.expr) {
+        Some(serde_json::Value::String(s)) => s,
+        Some(serde_json::Value::Number(n)) => n.to_string(),
+        Some(serde_json::Value::Bool(b)) => b.to_string(),
+        _ => return,
     };
     let origin = Origin {
         file,

@@ -6,14 +6,13 @@
 //! or not. Values are those of the validate walk
 //! (`walk_scope.rs`): whatever depends on a variable or a resource is unknown, and an
 //! unknown value is accepted, as Terraform accepts it until it plans. The effective
-//! arguments are read (after overrides); JSON files are left out.
+//! arguments are read (after overrides), in both syntaxes.
 
 use super::marks::marked_sensitive;
 use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
 use crate::eval::{evaluate, Value};
 use crate::merge::{Attr, MergedModule};
-use crate::syntax::Syntax;
 
 /// Terraform's refusal of a sensitive `for_each` value.
 const SENSITIVE_FOR_EACH: &str = "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.";
@@ -25,12 +24,12 @@ pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagn
     let resources = m.resources.values().map(|r| (&r.count, &r.for_each));
     let calls = m.module_calls.values().map(|c| (&c.count, &c.for_each));
     for (count, for_each) in resources.chain(calls) {
-        if let Some((attr, value)) = evaluated(m, scope, count) {
+        if let Some((attr, value)) = evaluated(scope, count) {
             if let Some((summary, detail)) = count_problem(&value) {
                 out.push(error(m, attr, summary, detail));
             }
         }
-        if let Some((attr, value)) = evaluated(m, scope, for_each) {
+        if let Some((attr, value)) = evaluated(scope, for_each) {
             // Checked first, known or not: the keys would expose the sensitive value.
             if marked_sensitive(m, attr.expr()) {
                 out.push(error(
@@ -46,16 +45,9 @@ pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagn
     }
 }
 
-/// The value of an argument written in the native syntax, when it evaluates.
-fn evaluated<'a>(
-    m: &MergedModule,
-    scope: &WalkScope<'_>,
-    attr: &'a Option<Attr>,
-) -> Option<(&'a Attr, Value)> {
+/// The value of an argument, when it evaluates.
+fn evaluated<'a>(scope: &WalkScope<'_>, attr: &'a Option<Attr>) -> Option<(&'a Attr, Value)> {
     let attr = attr.as_ref()?;
-    if m.file(attr.file).syntax.syntax == Syntax::Json {
-        return None;
-    }
     let value = evaluate(attr.expr(), scope).ok()?;
     Some((attr, value))
 }

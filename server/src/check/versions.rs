@@ -6,20 +6,16 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::literal::not_constant;
+use super::literal::{decoded, not_constant};
 use super::{at, Diagnostic, Severity};
-use crate::eval::constant;
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Attribute, ExprKind, Syntax};
+use crate::syntax::{Attribute, ExprKind};
 
 /// Code of a version constraint Terraform cannot read.
 pub const VERSION_CONSTRAINT: &str = "invalid-version-constraint";
 
 /// The diagnostics of one version constraint argument.
 pub(super) fn check(m: &MergedModule, file: u32, a: &Attribute, out: &mut Vec<Diagnostic>) {
-    if m.file(file).syntax.syntax == Syntax::Json {
-        return; // A JSON string is a template here; Strata does not read those yet.
-    }
     let problems = not_constant(m, file, &a.expr);
     if !problems.is_empty() {
         out.extend(problems);
@@ -39,7 +35,7 @@ pub(super) fn check(m: &MergedModule, file: u32, a: &Attribute, out: &mut Vec<Di
             detail,
         )
     };
-    let text = match (&a.expr.kind, constant(&a.expr)) {
+    let text = match (&a.expr.kind, decoded(&a.expr)) {
         (ExprKind::Template(_), _) | (_, None) | (_, Some(serde_json::Value::Null)) => return,
         (_, Some(serde_json::Value::String(s))) => s,
         (_, Some(serde_json::Value::Number(n))) => n.to_string(),

@@ -45,7 +45,7 @@ pub fn constant(expr: &Expr) -> Option<Value> {
             Value::Bool(false) => constant(&parts[2]),
             _ => None,
         },
-        ExprKind::Json(value) => json(value),
+        ExprKind::Json(value) => json(value, true),
         ExprKind::Variable(_)
         | ExprKind::Traversal { .. }
         | ExprKind::FuncCall { .. }
@@ -54,23 +54,35 @@ pub fn constant(expr: &Expr) -> Option<Value> {
     }
 }
 
-fn json(value: &JsonValue) -> Option<Value> {
+/// A JSON-syntax value as HCL reads it without an evaluation context (JSON's `Value(nil)`,
+/// what `gohcl.DecodeExpression` sees for arguments Terraform decodes as constants):
+/// strings as written, `${` sequences included; `None` for native expressions.
+pub fn json_literal(expr: &Expr) -> Option<Value> {
+    match &expr.kind {
+        ExprKind::Json(value) => json(value, false),
+        _ => None,
+    }
+}
+
+/// A JSON value's constant, its strings read as templates (`templates`, as HCL reads
+/// them in expressions) or as written.
+fn json(value: &JsonValue, templates: bool) -> Option<Value> {
     match &value.kind {
         JsonKind::Null => Some(Value::Null),
         JsonKind::Bool(b) => Some(Value::Bool(*b)),
         JsonKind::Number(n) => number(n),
-        JsonKind::String(s) => match json_string_template(value) {
+        JsonKind::String(s) => match json_string_template(value).filter(|_| templates) {
             Some(template) => constant(&template),
             None => Some(Value::String(s.to_string())),
         },
         JsonKind::Array(items) => items
             .iter()
-            .map(json)
+            .map(|v| json(v, templates))
             .collect::<Option<_>>()
             .map(Value::Array),
         JsonKind::Object(props) => props
             .iter()
-            .map(|(k, v)| Some((k.name.to_string(), json(v)?)))
+            .map(|(k, v)| Some((k.name.to_string(), json(v, templates)?)))
             .collect::<Option<Map<_, _>>>()
             .map(Value::Object),
         JsonKind::Invalid => None,

@@ -14,7 +14,7 @@ mod value;
 
 pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
 pub use conform::conform;
-pub use constant::constant;
+pub use constant::{constant, json_literal};
 pub use evaluate::{evaluate, EvalError, Scope};
 pub use parse_ref::RefError;
 pub use references::{

@@ -278,3 +278,54 @@ impl Publisher {
         let _ = self.queue.send(Job::Clear(paths));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Related;
+    use crate::module::{CoreVersion, FileSet, SourceFile};
+    use crate::schema::Dialect;
+
+    fn module() -> Module {
+        let path = PathBuf::from("/m/main.tf");
+        let source = SourceFile::parse(path, "variable \"a\" {}\n".into(), None, None);
+        Module {
+            dir: PathBuf::from("/m"),
+            dialect: Dialect::Terraform,
+            files: FileSet::from_names(&["main.tf"], Dialect::Terraform),
+            sources: vec![Arc::new(source)],
+            core_version: CoreVersion::target(Dialect::Terraform),
+            revision: 0,
+        }
+    }
+
+    fn placeless() -> Diagnostic {
+        Diagnostic::without_range(Severity::Error, "c", "s".into(), "d".into())
+    }
+
+    #[test]
+    fn a_placeless_diagnostic_is_shown_at_its_related_place_or_the_first_file() {
+        let m = module();
+        let shown = placed(placeless(), &m).expect("placed");
+        assert_eq!(
+            (shown.path, shown.span),
+            (PathBuf::from("/m/main.tf"), Span::new(0, 0))
+        );
+        let mut related = placeless();
+        related.related.push(Related {
+            path: PathBuf::from("/m/other.tf"),
+            span: Span::new(3, 7),
+            message: "the reference".into(),
+        });
+        let shown = placed(related, &m).expect("placed");
+        assert_eq!(
+            (shown.path, shown.span),
+            (PathBuf::from("/m/other.tf"), Span::new(3, 7))
+        );
+        let zero = placeless().at_zero_range();
+        assert_eq!(
+            placed(zero, &m).expect("placed").path,
+            PathBuf::from("/m/main.tf")
+        );
+    }
+}
