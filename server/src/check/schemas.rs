@@ -10,7 +10,7 @@
 
 use super::arguments::{unknown_argument, Ignored};
 use super::{at, Diagnostic, Severity};
-use crate::merge::{MergedModule, Mode, Origin};
+use crate::merge::{MergedModule, Mode, Origin, META};
 use crate::schema::{BlockSchema, ProviderSchemaSource, SchemaLookup, ValueType};
 use crate::syntax::{Expr, ExprKind};
 
@@ -92,14 +92,30 @@ pub(super) fn check(
             .filter(|a| a.requirement != crate::schema::Requirement::Computed)
             .map(|a| &*a.name)
             .collect();
-        for a in &r.config.attributes {
-            let name = &*a.attr.name.name;
+        // In an overridden resource the merge (with a schema) leaves out what the type
+        // does not have, so the written bodies are read; alone, the merged body is the one
+        // body as written.
+        let written: Vec<(u32, &crate::syntax::Attribute)> = if overridden {
+            r.bodies
+                .iter()
+                .flat_map(|b| b.block.body.attributes.iter().map(move |a| (b.file, &**a)))
+                .filter(|(_, a)| !META.contains(&&*a.name.name))
+                .collect()
+        } else {
+            r.config
+                .attributes
+                .iter()
+                .map(|a| (a.file, &*a.attr))
+                .collect()
+        };
+        for (file, attr) in written {
+            let name = &*attr.name.name;
             if known.contains(&name) {
                 continue;
             }
             let origin = Origin {
-                file: a.file,
-                span: a.attr.name.span,
+                file,
+                span: attr.name.span,
             };
             let ignored = overridden.then(|| Ignored {
                 summary: "Argument ignored in an overridden resource",

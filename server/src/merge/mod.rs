@@ -27,7 +27,7 @@ pub use body::{effective_block_type, MergedBody};
 pub use named::{Local, ModuleCall, Output, Provider};
 pub use object::{strip_instance_keys, ObjectRef};
 pub use provider_addresses::{entry_source, implied_local_name, resource_local_name};
-pub use resource::{Lifecycle, Mode, Resource, ResourceKey};
+pub use resource::{Lifecycle, Mode, Resource, ResourceKey, META};
 pub use schema_at::SchemaItem;
 pub use schemas::merge_with;
 pub use terraform::TerraformSettings;

@@ -72,7 +72,7 @@ impl fmt::Display for ResourceKey {
 }
 
 /// Arguments of a block that are not part of its provider-defined body.
-pub(super) const META: &[&str] = &[
+pub const META: &[&str] = &[
     "count",
     "for_each",
     "provider",
