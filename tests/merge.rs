@@ -101,15 +101,7 @@ fn without_nulls(value: &Value) -> Value {
 #[test]
 fn merging_with_provider_schemas_matches_terraform() {
     let mut checked = 0;
-    for entry in std::fs::read_dir(fixtures().join("merge"))
-        .unwrap()
-        .flatten()
-    {
-        let dir = entry.path();
-        let Ok(recorded) = std::fs::read_to_string(dir.join("terraform.json")) else {
-            continue;
-        };
-        let recorded: Value = serde_json::from_str(&recorded).unwrap();
+    for (dir, recorded) in support::recordings("merge", "terraform.json") {
         let actual: Value = serde_json::from_str(&merged(&dir, "json")).unwrap();
         let actual = &actual["root_module"]["resources"];
         let by_address = |resources: &Value| -> std::collections::BTreeMap<String, Value> {
@@ -145,15 +137,7 @@ fn merging_with_provider_schemas_matches_terraform() {
 #[test]
 fn provider_configurations_merge_as_terraform_merges_them() {
     let mut checked = 0;
-    for entry in std::fs::read_dir(fixtures().join("merge"))
-        .unwrap()
-        .flatten()
-    {
-        let dir = entry.path();
-        let Ok(recorded) = std::fs::read_to_string(dir.join("terraform-providers.json")) else {
-            continue;
-        };
-        let recorded: Value = serde_json::from_str(&recorded).unwrap();
+    for (dir, recorded) in support::recordings("merge", "terraform-providers.json") {
         let ws = strata::workspace::Workspace::new();
         let schemas = provider_schemas(&dir).expect("a provider-schemas file");
         let loaded = strata::providers::load_schema_files(&[schemas]).unwrap();

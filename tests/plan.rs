@@ -157,15 +157,7 @@ fn unknown_keys(after_unknown: &Value) -> std::collections::BTreeSet<String> {
 #[test]
 fn planning_with_provider_schemas_matches_terraform() {
     let mut checked = 0;
-    for entry in std::fs::read_dir(fixtures().join("plan"))
-        .unwrap()
-        .flatten()
-    {
-        let dir = entry.path();
-        let Ok(recorded) = std::fs::read_to_string(dir.join("terraform.json")) else {
-            continue;
-        };
-        let recorded: Value = serde_json::from_str(&recorded).unwrap();
+    for (dir, recorded) in support::recordings("plan", "terraform.json") {
         let differences: Value = std::fs::read_to_string(dir.join("differences.json"))
             .map(|t| serde_json::from_str(&t).unwrap())
             .unwrap_or(Value::Null);

@@ -39,6 +39,23 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
+/// The fixtures under `fixtures/<folder>` that hold a recording named `file`, each with
+/// the recording read as JSON, in name order.
+pub fn recordings(folder: &str, file: &str) -> Vec<(PathBuf, Value)> {
+    let mut found: Vec<(PathBuf, Value)> = std::fs::read_dir(fixtures().join(folder))
+        .expect("fixtures folder")
+        .flatten()
+        .filter_map(|entry| {
+            let dir = entry.path();
+            let text = std::fs::read_to_string(dir.join(file)).ok()?;
+            let recorded = serde_json::from_str(&text).expect("a recording is JSON");
+            Some((dir, recorded))
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
 /// A `file://` URI for a path.
 pub fn uri(path: &Path) -> String {
     let abs = if path.is_absolute() {
