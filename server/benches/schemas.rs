@@ -6,8 +6,9 @@
 //! - the first lookup of `aws_instance` from the cache in a fresh process (the store
 //!   loaded from the cache, then the lookup), median and p99 over runs;
 //! - the release server's resident memory with the AWS schema loaded and
-//!   `../shared/corpus` indexed, and in this process the growth from converting every
-//!   AWS resource type (the most any set of modules could ask for).
+//!   `../shared/corpus` indexed, and in a fresh process the growth from loading the store
+//!   from the cache and from converting every AWS resource type (the most any set of
+//!   modules could ask for).
 //!
 //! Run: `cargo bench --bench schemas [-- CORPUS_DIR]`. Without the provider: SKIPPED.
 
@@ -34,8 +35,10 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    if args.first().map(String::as_str) == Some("lookup-child") {
-        return lookup_child(Path::new(&args[1]), Path::new(&args[2]));
+    match args.first().map(String::as_str) {
+        Some("lookup-child") => return lookup_child(Path::new(&args[1]), Path::new(&args[2])),
+        Some("memory-child") => return memory_child(Path::new(&args[1]), Path::new(&args[2])),
+        _ => {}
     }
     let mirror = std::env::var_os("TF_PLUGIN_MIRROR")
         .map(PathBuf::from)
@@ -67,7 +70,6 @@ fn main() {
         "first schema load, hashing the binary: {first:.2?} ({})",
         store.statuses()[0]
     );
-    let names = resource_names(&store);
     drop(store);
     std::fs::remove_dir_all(cache.path().join("schemas")).expect("clear the entries");
     let started = Instant::now();
@@ -77,6 +79,19 @@ fn main() {
         started.elapsed()
     );
     drop(store);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let started = Instant::now();
+    let loaded = runtime
+        .block_on(strata::providers::plugin::load_schema(&binary))
+        .expect("the provider's schema");
+    println!(
+        "of which the plugin alone (start, GetSchema, conversion, exit): {:.2?}",
+        started.elapsed()
+    );
+    drop(loaded);
 
     let mut samples = Vec::new();
     for _ in 0..LOOKUP_RUNS {
@@ -94,7 +109,13 @@ fn main() {
         "first lookup of aws_instance from the cache in a fresh process (load + lookup): median {median:.1} ms, p99 {p99:.1} ms"
     );
 
-    memory_in_process(ws.path(), &options, &names);
+    let out = std::process::Command::new(std::env::current_exe().expect("own path"))
+        .args(["memory-child"])
+        .arg(ws.path())
+        .arg(cache.path())
+        .output()
+        .expect("run the memory child");
+    print!("{}", String::from_utf8_lossy(&out.stdout));
     if corpus.is_dir() {
         server_memory(&corpus, ws.path(), cache.path());
     } else {
@@ -131,14 +152,6 @@ fn aws() -> ProviderAddress {
     ProviderAddress::parse("hashicorp/aws", strata::schema::Dialect::Terraform).expect("address")
 }
 
-fn resource_names(store: &SchemaStore) -> Vec<String> {
-    let json = store.to_schema_file().expect("export");
-    json["provider_schemas"][aws().to_string()]["resource_schemas"]
-        .as_object()
-        .map(|o| o.keys().cloned().collect())
-        .unwrap_or_default()
-}
-
 /// In a fresh process: load the store from the cache and look up `aws_instance`;
 /// prints the milliseconds.
 fn lookup_child(dir: &Path, cache: &Path) {
@@ -157,24 +170,33 @@ fn lookup_child(dir: &Path, cache: &Path) {
     println!("{:.3}", elapsed.as_secs_f64() * 1000.0);
 }
 
-/// Memory of the store in this process: loaded from the cache, then with every resource
-/// type converted.
-fn memory_in_process(dir: &Path, options: &StoreOptions, names: &[String]) {
+/// In a fresh process: memory of the store loaded from the cache, then with every
+/// resource type converted (the most any set of modules could ask for).
+fn memory_child(dir: &Path, cache: &Path) {
+    let options = StoreOptions {
+        files: Vec::new(),
+        run_plugins: false,
+        cache: Some(Cache::at(cache)),
+    };
+    let ws = Workspace::new();
+    ws.index_dir(dir);
     let before = rss_bytes("self");
-    let store = load(dir, options);
+    let store = ws.provider_schema_store(&options);
     let loaded = rss_bytes("self");
+    let names = store.type_names(&aws(), ProviderBody::Resource);
+    let listed = rss_bytes("self");
     let started = Instant::now();
-    for name in names {
+    for name in &names {
         store.lookup(&aws(), ProviderBody::Resource, name);
     }
+    let elapsed = started.elapsed();
     let all = rss_bytes("self");
     let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
     println!(
-        "in process: the AWS store from the cache +{:.1} MiB; all {} resource types converted (in {:.2?}) +{:.1} MiB more",
+        "fresh process: the AWS store from the cache +{:.1} MiB; all {} resource types converted (in {elapsed:.2?}) +{:.1} MiB more",
         mib(loaded.saturating_sub(before)),
         names.len(),
-        started.elapsed(),
-        mib(all.saturating_sub(loaded))
+        mib(all.saturating_sub(listed))
     );
 }
 

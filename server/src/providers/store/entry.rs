@@ -230,6 +230,18 @@ impl LazySchema {
         self.resources.len() + self.data_sources.len() + self.ephemeral_resources.len()
     }
 
+    /// The type names of body `kind` (none for the provider's own configuration), in
+    /// order, without converting anything: for listing and completion.
+    pub fn type_names(&self, kind: ProviderBody) -> Vec<&str> {
+        let slots = match kind {
+            ProviderBody::Resource => &self.resources,
+            ProviderBody::DataSource => &self.data_sources,
+            ProviderBody::EphemeralResource => &self.ephemeral_resources,
+            _ => return Vec::new(),
+        };
+        slots.keys().map(|k| &**k).collect()
+    }
+
     /// The schema of body `kind` named `type_name`, converted on first request.
     pub fn lookup(&self, kind: ProviderBody, type_name: &str) -> SchemaLookup {
         let slot = match kind {

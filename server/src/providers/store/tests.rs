@@ -124,6 +124,10 @@ fn bodies_are_converted_on_first_lookup_only() {
     let json = fixture_aws();
     let schema = LazySchema::from_json(info(Some("5.100.0")), &json).unwrap();
     assert_eq!(schema.type_count(), 7 + 2 + 2);
+    assert_eq!(schema.type_names(ProviderBody::EphemeralResource).len(), 2);
+    assert!(schema
+        .type_names(ProviderBody::Resource)
+        .contains(&"aws_instance"));
     assert_eq!(schema.converted(), 0);
     let want =
         crate::providers::read_schema_file(&std::fs::read_to_string(fixture_path()).unwrap())
