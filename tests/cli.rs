@@ -224,7 +224,10 @@ fn corpus_raises_only_the_errors_terraform_raises() {
                 || summary == "Invalid module source address"
                 || summary == "Unsupported Terraform Core version"
                 || summary == "Missing resource instance key"
-                || summary == "Error in function call",
+                || summary == "Error in function call"
+                // Blocks written where the builtin provider's schema has an argument
+                // (`config {}` of `terraform_remote_state`, Terraform 0.11 syntax).
+                || summary == "Unsupported block type",
             "unexpected kind of error on real code: {d}"
         );
         let file = d["range"]["filename"].as_str().unwrap();
@@ -275,7 +278,14 @@ fn corpus_raises_only_the_errors_terraform_raises() {
         ),
         (format!("{c}/deprecated/aws/security-baseline"), 2),
         (format!("{c}/deprecated/aws/spotinst-kops"), 1),
-        (format!("{c}/deprecated/aws/users"), 1),
+        (format!("{c}/deprecated/aws/users"), 3),
+        // `config { ... }` in `terraform_remote_state` (Terraform 0.11 syntax), which the
+        // builtin provider's schema has as an argument: Terraform 1.11.4 reports the same
+        // `Unsupported block type` (checked in a scratch module).
+        (format!("{c}/deprecated/aws/cis-instances"), 1),
+        (format!("{c}/deprecated/aws/iam"), 1),
+        (format!("{c}/deprecated/aws/kops-iam-users"), 1),
+        (format!("{c}/deprecated/aws/root-dns/ns"), 1),
         (format!("{c}/deprecated/guardduty/common"), 8),
         (format!("{c}/mixins"), 6),
         (format!("{c}/mixins/github-actions-iam-policy"), 1),

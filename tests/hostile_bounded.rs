@@ -77,10 +77,11 @@ fn succeeds(command: &str, dir: &TempDir) -> Output {
     out
 }
 
-/// `levels` blocks, one inside the other, in a resource.
+/// `levels` blocks, one inside the other, in a resource whose provider has no schema
+/// (so that the nesting is all there is to report).
 fn nested_blocks(levels: usize) -> String {
     format!(
-        "resource \"terraform_data\" \"a\" {{\n{}{}}}\n",
+        "resource \"unknown_thing\" \"a\" {{\n{}{}}}\n",
         "x {\n".repeat(levels - 1),
         "}\n".repeat(levels - 1)
     )

@@ -42,6 +42,8 @@ fn start_with_schemas(dir: &TempDir) -> Client {
         }),
     );
     client.notify("initialized", json!({}));
+    // Schemas load in the background; the server says when a load has been applied.
+    client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
     client
 }
 

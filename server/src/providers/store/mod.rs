@@ -102,15 +102,6 @@ impl SchemaStore {
         &self.statuses
     }
 
-    /// The type names of body `kind` of `provider` (empty when its schema is unknown),
-    /// without converting anything.
-    pub fn type_names(&self, provider: &ProviderAddress, kind: ProviderBody) -> Vec<String> {
-        self.schemas.get(provider).map_or_else(Vec::new, |loaded| {
-            let names = loaded.schema.type_names(kind);
-            names.into_iter().map(str::to_string).collect()
-        })
-    }
-
     /// The schema files that could not be read, each as one line.
     pub fn file_errors(&self) -> &[String] {
         &self.file_errors
@@ -248,6 +239,15 @@ impl ProviderSchemaSource for SchemaStore {
 
     fn providers(&self) -> Vec<ProviderAddress> {
         self.schemas.keys().cloned().collect()
+    }
+
+    /// The type names of body `kind` of `provider` (empty when its schema is unknown),
+    /// without converting anything.
+    fn type_names(&self, provider: &ProviderAddress, kind: ProviderBody) -> Vec<String> {
+        self.schemas.get(provider).map_or_else(Vec::new, |loaded| {
+            let names = loaded.schema.type_names(kind);
+            names.into_iter().map(str::to_string).collect()
+        })
     }
 }
 
