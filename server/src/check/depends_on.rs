@@ -162,7 +162,7 @@ fn evaluated(objects: &Objects<'_>, r: &Reference) -> Option<(String, String)> {
         "self" => None,
         "count" | "each" | "path" | "terraform" => attribute_problem(root, name, Scope::default()),
         _ => objects.problem(r).or_else(|| {
-            super::walk_values::key_problems(objects.m, r, false)
+            super::walk_values::key_problems(objects.m, r)
                 .into_iter()
                 .next()
                 .map(|(summary, detail)| (summary.to_string(), detail))
