@@ -58,3 +58,8 @@ pub fn beyond_terraform() -> &'static str {
     "Terraform itself has no such limit; Strata stops here so that one input cannot \
      exhaust the time or memory of the editor."
 }
+
+/// How many module paths (`module.a.module.b`) `strata check` names one called module by:
+/// Terraform walks a module once per path, which grows exponentially with modules that
+/// call one child several times, level after level.
+pub const MAX_MODULE_PATHS: usize = 64;

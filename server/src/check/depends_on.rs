@@ -12,8 +12,8 @@
 use super::contexts::attribute_problem;
 use super::evaluated::Scope;
 use super::reference_syntax::reference_error;
-use super::references::{scoped_data, Names, Objects};
-use super::{at, Diagnostic, Severity};
+use super::references::{module_names, scoped_data, Names, Objects};
+use super::{at, Diagnostic, Role, Severity};
 use crate::eval::{parse_references, Reference};
 use crate::merge::{MergedModule, Origin};
 use crate::syntax::{Block, Expr, ExprKind, Span};
@@ -68,31 +68,35 @@ fn decode_list(m: &MergedModule, file: u32, expr: &Expr, out: &mut Vec<Diagnosti
     }
 }
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(m: &MergedModule, role: Role<'_>, out: &mut Vec<Diagnostic>) {
     let scoped = scoped_data(m);
     let names = Names::of(m);
-    let objects = |check| Objects {
-        m,
-        children: None,
-        scoped: &scoped,
-        names: &names,
-        check,
-    };
-    let lists = (m.resources.values().filter_map(|r| r.depends_on.as_ref()))
-        .chain(m.outputs.values().filter_map(|o| o.depends_on.as_ref()))
-        .chain(
-            m.module_calls
-                .values()
-                .filter_map(|c| c.depends_on.as_ref()),
-        );
-    for a in lists {
-        list(&objects(None), a.file, a.expr(), out);
-    }
-    // The data sources of `check` blocks are not among the module's resources.
-    for c in &m.checks {
-        for d in c.block.body.blocks_of("data") {
-            if let Some(a) = d.body.attribute("depends_on") {
-                list(&objects(c.block.label(0)), c.file, &a.expr, out);
+    // Terraform walks a called module once per module path, each walk naming its own.
+    for module in module_names(role) {
+        let objects = |check| Objects {
+            m,
+            children: None,
+            scoped: &scoped,
+            names: &names,
+            check,
+            module: &module,
+        };
+        let lists = (m.resources.values().filter_map(|r| r.depends_on.as_ref()))
+            .chain(m.outputs.values().filter_map(|o| o.depends_on.as_ref()))
+            .chain(
+                m.module_calls
+                    .values()
+                    .filter_map(|c| c.depends_on.as_ref()),
+            );
+        for a in lists {
+            list(&objects(None), a.file, a.expr(), out);
+        }
+        // The data sources of `check` blocks are not among the module's resources.
+        for c in &m.checks {
+            for d in c.block.body.blocks_of("data") {
+                if let Some(a) = d.body.attribute("depends_on") {
+                    list(&objects(c.block.label(0)), c.file, &a.expr, out);
+                }
             }
         }
     }
@@ -158,7 +162,7 @@ fn evaluated(objects: &Objects<'_>, r: &Reference) -> Option<(String, String)> {
         "self" => None,
         "count" | "each" | "path" | "terraform" => attribute_problem(root, name, Scope::default()),
         _ => objects.problem(r).or_else(|| {
-            super::walk_values::key_problems(objects.m, r, false)
+            super::walk_values::key_problems(objects.m, r)
                 .into_iter()
                 .next()
                 .map(|(summary, detail)| (summary.to_string(), detail))

@@ -176,13 +176,15 @@ pub fn check_module(
 
 /// What a module is to the modules checked with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
+pub enum Role<'a> {
     /// Not called by another module of the set: checked as the root module.
     Root,
     /// Called by another module of the set: what its caller reports of it as a child
     /// (`Unsupported Terraform Core version` in the child's words, outputs exposing
-    /// sensitive values) is left to the caller.
-    Called,
+    /// sensitive values) is left to the caller. It holds the module paths the root
+    /// modules of the set call it by (`module.a.module.b`): Terraform walks the module
+    /// once per path, and the diagnostics that name the module say which.
+    Called(&'a [String]),
 }
 
 /// Exactly what `terraform validate` reports for a module: the validate walk's
@@ -192,7 +194,7 @@ pub fn validate_module(
     merged: &MergedModule,
     children: ChildModules<'_>,
     schemas: &dyn ProviderSchemaSource,
-    role: Role,
+    role: Role<'_>,
 ) -> Vec<Diagnostic> {
     check(module, merged, children, schemas, role, true)
 }
@@ -202,7 +204,7 @@ fn check(
     merged: &MergedModule,
     children: ChildModules<'_>,
     schemas: &dyn ProviderSchemaSource,
-    role: Role,
+    role: Role<'_>,
     phased: bool,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -265,7 +267,7 @@ fn walk(
     merged: &MergedModule,
     children: ChildModules<'_>,
     schemas: &dyn ProviderSchemaSource,
-    role: Role,
+    role: Role<'_>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if role == Role::Root {
@@ -279,11 +281,11 @@ fn walk(
     repetition::check(merged, &scope, &mut out);
     functions::check(merged, &walked, &mut out);
     evaluation::check(merged, &walked, &scope, &mut out);
-    ephemeral::check(merged, role == Role::Called, &mut out);
+    ephemeral::check(merged, matches!(role, Role::Called(_)), &mut out);
     if crate::cancel::requested() {
         return out; // A partial result, which the caller discards.
     }
-    references::check(merged, children, &walked, &mut out);
+    references::check(merged, children, &walked, role, &mut out);
     if role == Role::Root {
         module_arguments::check(merged, children, &scope, &mut out);
         validations::check(merged, children, &scope, &mut out);
@@ -294,7 +296,7 @@ fn walk(
     schema_traversal::check(merged, &walked, schemas, &mut out);
     resource_types::check(merged, schemas, &mut out);
     reference_syntax::check(merged, &walked, &mut out);
-    depends_on::check(merged, &mut out);
+    depends_on::check(merged, role, &mut out);
     let reached = import_targets::check(merged, stages::apply(merged, &walked, out));
     let reached = schemas::redundant_ignore_changes(merged, reached);
     let unsupported = resource_types::unsupported(merged, schemas);

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use super::evaluated::Walked;
-use super::{at, Diagnostic, Severity};
+use super::{at, Diagnostic, Role, Severity};
 use crate::eval::Reference;
 use crate::merge::{strip_instance_keys, MergedModule, Mode, Origin, ResourceKey};
 use crate::text::names::CloseNames;
@@ -25,39 +25,55 @@ pub(super) fn check(
     m: &MergedModule,
     children: super::ChildModules<'_>,
     walked: &Walked<'_>,
+    role: Role<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
     let scoped = scoped_data(m);
     let names = Names::of(m);
-    let mut objects = Objects {
-        m,
-        children: Some(children),
-        scoped: &scoped,
-        names: &names,
-        check: None,
-    };
-    for visit in walked.with_json() {
-        let place = visit.place();
-        objects.check = place.check;
-        for r in visit.references_within() {
-            let Some((summary, detail)) = objects.problem(r) else {
-                continue;
-            };
-            // A module's missing output is reported at its name (`.out`).
-            let mut span = r.subject_span;
-            if summary == "Unsupported attribute" {
-                let name = r.subject.rsplit('.').next().unwrap_or_default();
-                span.start = span
-                    .end
-                    .saturating_sub(name.len() as u32 + 1)
-                    .max(span.start);
+    // Terraform walks a called module once per module path, each walk naming its own.
+    for module in module_names(role) {
+        let mut objects = Objects {
+            m,
+            children: Some(children),
+            scoped: &scoped,
+            names: &names,
+            check: None,
+            module: &module,
+        };
+        for visit in walked.with_json() {
+            let place = visit.place();
+            objects.check = place.check;
+            for r in visit.references_within() {
+                let Some((summary, detail)) = objects.problem(r) else {
+                    continue;
+                };
+                // A module's missing output is reported at its name (`.out`).
+                let mut span = r.subject_span;
+                if summary == "Unsupported attribute" {
+                    let name = r.subject.rsplit('.').next().unwrap_or_default();
+                    span.start = span
+                        .end
+                        .saturating_sub(name.len() as u32 + 1)
+                        .max(span.start);
+                }
+                let origin = Origin {
+                    file: place.file,
+                    span,
+                };
+                out.push(at(m, origin, Severity::Error, UNDECLARED, summary, detail));
             }
-            let origin = Origin {
-                file: place.file,
-                span,
-            };
-            out.push(at(m, origin, Severity::Error, UNDECLARED, summary, detail));
         }
+    }
+}
+
+/// How Terraform's messages name the module in each of its walks of it: "the root
+/// module", or a called module's path (`module.a.module.b`). A called module with no
+/// known path (a child walked only to learn which of its outputs fail, whose messages
+/// are not reported) is named as the root module.
+pub(super) fn module_names(role: Role<'_>) -> Vec<String> {
+    match role {
+        Role::Called(paths) if !paths.is_empty() => paths.to_vec(),
+        Role::Root | Role::Called(_) => vec!["the root module".into()],
     }
 }
 
@@ -87,6 +103,8 @@ pub(super) struct Objects<'a> {
     pub names: &'a Names<'a>,
     /// The `check` block the reference is in, if any.
     pub check: Option<&'a str>,
+    /// How the messages name the module ([`module_names`]).
+    pub module: &'a str,
 }
 
 /// The declared names an undeclared one is compared with, for "Did you mean".
@@ -132,7 +150,8 @@ impl Objects<'_> {
                 Some((
                     "Reference to undeclared module".into(),
                     format!(
-                        "No module call named \"{name}\" is declared in the root module.{hint}"
+                        "No module call named \"{name}\" is declared in {}.{hint}",
+                        self.module
                     ),
                 ))
             }
@@ -156,7 +175,10 @@ impl Objects<'_> {
                 }
                 Some((
                     "Reference to undeclared resource".into(),
-                    format!("A {adjective} resource \"{t}\" \"{n}\" has not been declared in the root module."),
+                    format!(
+                        "A {adjective} resource \"{t}\" \"{n}\" has not been declared in {}.",
+                        self.module
+                    ),
                 ))
             }
             t => {
@@ -171,7 +193,10 @@ impl Objects<'_> {
                 };
                 Some((
                     "Reference to undeclared resource".into(),
-                    format!("A managed resource \"{t}\" \"{n}\" has not been declared in the root module.{hint}"),
+                    format!(
+                        "A managed resource \"{t}\" \"{n}\" has not been declared in {}.{hint}",
+                        self.module
+                    ),
                 ))
             }
         }

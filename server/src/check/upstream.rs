@@ -141,7 +141,7 @@ fn walk_states(
 /// own or of anything they depend on in the child): Terraform skips every object of the
 /// caller that refers to one. The child's own children are not looked into.
 fn failed_outputs(child: &MergedModule, schemas: &dyn ProviderSchemaSource) -> HashSet<String> {
-    let found = super::walk(child, &|_| None, schemas, super::Role::Called);
+    let found = super::walk(child, &|_| None, schemas, super::Role::Called(&[]));
     if !found.iter().any(|d| d.severity == Severity::Error) {
         return HashSet::new();
     }

@@ -31,15 +31,14 @@ fn error(m: &MergedModule, file: u32, span: Span, summary: &str, detail: String)
 
 /// `Missing resource instance key`, `Unexpected resource instance key` and the `count`
 /// attribute Terraform 0.12 removed, where the validate walk checks references
-/// statically (instance keys not in output values, as recorded in
-/// fixtures/validate/walk-values; the `count` attribute there too, as recorded in
-/// fixtures/validate/refs-index-keys).
+/// statically: every expression it evaluates, output values included (recorded in
+/// fixtures/validate/walk-values, refs-index-keys and walk-output-keys).
 fn instance_keys(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic>) {
     for visit in walked.iter() {
         let place = visit.place();
         for r in visit.references() {
             let span = r.subject_span;
-            for (summary, detail) in key_problems(m, r, place.block == "output") {
+            for (summary, detail) in key_problems(m, r) {
                 out.push(error(m, place.file, span, summary, detail));
             }
         }
@@ -47,12 +46,8 @@ fn instance_keys(m: &MergedModule, walked: &Walked<'_>, out: &mut Vec<Diagnostic
 }
 
 /// What static validation says of the instance key of a reference to a resource:
-/// summary and detail. Output values are not checked for the key (`in_output`).
-pub(super) fn key_problems(
-    m: &MergedModule,
-    r: &Reference,
-    in_output: bool,
-) -> Vec<(&'static str, String)> {
+/// summary and detail.
+pub(super) fn key_problems(m: &MergedModule, r: &Reference) -> Vec<(&'static str, String)> {
     let mut found = Vec::new();
     let (mode, rest) = match r.subject.strip_prefix("data.") {
         Some(rest) => (Mode::Data, rest),
@@ -98,9 +93,6 @@ pub(super) fn key_problems(
             "Invalid resource count attribute",
             format!("The special \"count\" attribute is no longer supported after Terraform v0.12. Instead, use length({address}) to count resource instances."),
         ));
-    }
-    if in_output {
-        return found;
     }
     match (repeated, keyed) {
         (Some((arg, example)), false)

@@ -35,6 +35,7 @@ pub fn run(
     super::schemas::load_store(&ws, schema_files, no_plugins)?;
     let modules = ws.modules();
     let called = called_dirs(&ws, &modules);
+    let paths = module_paths(&ws, &modules, &called);
     let schemas = ws.provider_schemas();
     let mut diagnostics: Vec<Diagnostic> = modules
         .iter()
@@ -43,7 +44,7 @@ pub fn run(
                 crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
             };
             let role = if called.contains(&m.dir) {
-                Role::Called
+                Role::Called(paths.get(&m.dir).map_or(&[], Vec::as_slice))
             } else {
                 Role::Root
             };
@@ -75,24 +76,67 @@ fn called_dirs(
     ws: &Workspace,
     modules: &[std::sync::Arc<crate::module::Module>],
 ) -> std::collections::HashSet<PathBuf> {
-    let mut called = std::collections::HashSet::new();
-    for m in modules {
-        let Some(merged) = ws.merged(&m.dir) else {
-            continue;
-        };
-        for call in merged.module_calls.values() {
-            let source = call
-                .source
-                .as_ref()
-                .and_then(|s| crate::merge::literal_string(s.expr()));
-            if let Some(dir) = source.and_then(|s| crate::workspace::local_child_dir(&m.dir, s)) {
-                if dir != m.dir {
-                    called.insert(dir);
-                }
+    let calls = modules.iter().flat_map(|m| local_calls(ws, &m.dir));
+    calls.map(|(_, dir)| dir).collect()
+}
+
+/// The module calls of the module in `dir` whose local `source` names another directory:
+/// each call's name and the directory it calls.
+fn local_calls(ws: &Workspace, dir: &Path) -> Vec<(String, PathBuf)> {
+    let Some(merged) = ws.merged(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (name, call) in &merged.module_calls {
+        let source = call
+            .source
+            .as_ref()
+            .and_then(|s| crate::merge::literal_string(s.expr()));
+        if let Some(child) = source.and_then(|s| crate::workspace::local_child_dir(dir, s)) {
+            if child != dir {
+                out.push((name.clone(), child));
             }
         }
     }
-    called
+    out
+}
+
+/// The module paths (`module.a.module.b`) by which the root modules of the set reach
+/// each called module, as Terraform's validate walk names them, at most
+/// [`MAX_MODULE_PATHS`](crate::limits::MAX_MODULE_PATHS) each. A call that comes back to
+/// a module on its own path is a cycle (`call_cycles`) and is not followed.
+fn module_paths(
+    ws: &Workspace,
+    modules: &[std::sync::Arc<crate::module::Module>],
+    called: &std::collections::HashSet<PathBuf>,
+) -> HashMap<PathBuf, Vec<String>> {
+    fn visit(
+        ws: &Workspace,
+        dir: &Path,
+        prefix: &str,
+        stack: &mut Vec<PathBuf>,
+        paths: &mut HashMap<PathBuf, Vec<String>>,
+    ) {
+        for (name, child) in local_calls(ws, dir) {
+            let known = paths.entry(child.clone()).or_default();
+            if stack.contains(&child) || known.len() >= crate::limits::MAX_MODULE_PATHS {
+                continue;
+            }
+            let path = match prefix {
+                "" => format!("module.{name}"),
+                _ => format!("{prefix}.module.{name}"),
+            };
+            known.push(path.clone());
+            stack.push(child.clone());
+            visit(ws, &child, &path, stack, paths);
+            stack.pop();
+        }
+    }
+    let mut paths = HashMap::new();
+    for m in modules.iter().filter(|m| !called.contains(&m.dir)) {
+        visit(ws, &m.dir, "", &mut vec![m.dir.clone()], &mut paths);
+    }
+    paths
 }
 
 /// The module call cycles of the set, each reported once: walked from the modules
