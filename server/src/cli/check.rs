@@ -11,7 +11,6 @@ use serde::Serialize;
 
 use super::Format;
 use crate::check::{validate_module, Diagnostic, Role, Severity};
-use crate::merge::merge_with;
 use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
 use crate::workspace::{discover_modules, CallCycles, Workspace};
@@ -48,7 +47,7 @@ pub fn run(
             } else {
                 Role::Root
             };
-            validate_module(m, &merge_with(m, &*schemas), &children, &*schemas, role)
+            validate_module(m, &ws.merged_of(m), &children, &*schemas, role)
         })
         .collect();
     diagnostics.extend(call_cycles(&ws, &modules, &called));
