@@ -12,6 +12,7 @@ use std::sync::Arc;
 use libfuzzer_sys::fuzz_target;
 use strata::merge::{merge, MergedModule};
 use strata::plan::{parse_state, plan, Configuration, PlanOptions, State};
+use strata::schema::NoProviderSchemas;
 use strata_fuzz::PART_SEPARATOR;
 
 fuzz_target!(|data: &[u8]| {
@@ -36,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
         root_dir: root_dir.to_path_buf(),
         root,
         child: &find,
+        schemas: &NoProviderSchemas,
     };
     plan(&config, &state, &PlanOptions::default());
 });
