@@ -263,7 +263,9 @@ fn files_changed_on_disk_update_their_module() {
         vec![
             "**/*.{tf,tf.json,tofu,tofu.json,tfvars}",
             "**/terraform.tfstate",
-            "**/.terraform.lock.hcl"
+            "**/.terraform.lock.hcl",
+            "**/.terraform/providers/**",
+            "**/terraform.d/plugins/**"
         ]
     );
 

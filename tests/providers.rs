@@ -51,6 +51,7 @@ fn comparable(mut schema: ProviderSchema) -> ProviderSchema {
 #[test]
 fn the_aws_provider_gives_the_schema_terraform_records() {
     let config = CliConfig {
+        provider_installation: true,
         filesystem_mirrors: vec![FilesystemMirror {
             path: mirror(),
             include: Vec::new(),
@@ -85,7 +86,7 @@ fn the_aws_provider_gives_the_schema_terraform_records() {
         .build()
         .unwrap();
     let loaded = runtime
-        .block_on(plugin::load_schema(&found.binary))
+        .block_on(plugin::load_schema(found.package.path()))
         .unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "first schema load of {aws} 5.100.0 (protocol {}): {:?}, {} resource types",

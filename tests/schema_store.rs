@@ -121,18 +121,32 @@ fn starts(dir: &TempDir) -> usize {
 /// Runs `strata ARGS` in `dir` with its own cache and an empty CLI configuration;
 /// returns stdout, and asserts success.
 fn strata(dir: &TempDir, cache: &TempDir, args: &[&str]) -> String {
-    let config = cache.write("empty.tfrc", "");
+    let (stdout, success) = strata_with(dir, cache, "", args);
+    assert!(success, "strata {args:?}: {stdout}");
+    stdout
+}
+
+/// Runs `strata ARGS` in `dir` with its own cache, the CLI configuration `config`, and
+/// a home and XDG data directories of its own (inside the cache's directory); returns
+/// stdout (stderr appended on failure) and whether it succeeded.
+fn strata_with(dir: &TempDir, cache: &TempDir, config: &str, args: &[&str]) -> (String, bool) {
+    let config = cache.write("cli.tfrc", config);
+    let home = cache.path().join("home");
     let out = Command::new(support::strata_bin())
         .args(args)
         .current_dir(dir.path())
         .env("STRATA_CACHE_DIR", cache.path())
         .env("TF_CLI_CONFIG_FILE", config)
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_DATA_DIRS", home.join("shared"))
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "strata {args:?}: {stdout}{stderr}");
-    stdout
+    let mut stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        stdout.push_str(&String::from_utf8_lossy(&out.stderr));
+    }
+    (stdout, out.status.success())
 }
 
 fn cache_entries(cache: &TempDir) -> Vec<PathBuf> {
@@ -316,4 +330,278 @@ fn the_server_uses_schema_files_from_its_settings() {
     // Editors need not ask: the same answer comes as a notification.
     let notified = client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
     assert_eq!(notified["params"], status);
+}
+
+/// A module requiring `hashicorp/<t>`, then `body`.
+fn main_tf(t: &str, body: &str) -> String {
+    format!(
+        "terraform {{\n  required_providers {{\n    {t} = {{ source = \"hashicorp/{t}\" }}\n  }}\n}}\n{body}"
+    )
+}
+
+/// A lock file pinning `hashicorp/<t>` at `version`.
+fn lock_text(t: &str, version: &str) -> String {
+    format!("provider \"registry.terraform.io/hashicorp/{t}\" {{\n  version = \"{version}\"\n}}\n")
+}
+
+/// Packs `provider` into the mirror directory `base` (a zip archive holding its binary
+/// with mode 0755, as releases are packed).
+fn zip_package(base: &Path, provider: &Provider) {
+    use std::io::Write;
+    let (t, v) = (provider.type_name, provider.version);
+    let dir = base.join("registry.terraform.io/hashicorp").join(t);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("terraform-provider-{t}_{v}_linux_amd64.zip"));
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .unix_permissions(0o755);
+    zip.start_file(provider.file_name, options).unwrap();
+    zip.write_all(&std::fs::read(&provider.binary).unwrap())
+        .unwrap();
+    zip.finish().unwrap();
+}
+
+/// The null provider, a root module locking it with no `.terraform`, and a cache; `None`
+/// after saying SKIPPED.
+fn null_root(test: &str) -> Option<(Provider, TempDir, TempDir)> {
+    let provider = require(test, null(), "hashicorp/null 2.1.2")?;
+    let dir = TempDir::new("schema-store-mirrors");
+    dir.write("main.tf", &main_tf("null", ""));
+    dir.write(".terraform.lock.hcl", &lock_text("null", provider.version));
+    Some((provider, dir, TempDir::new("schema-store-cache")))
+}
+
+#[test]
+fn a_packed_package_in_a_mirror_is_unpacked_into_the_cache_and_run() {
+    let Some((provider, dir, cache)) =
+        null_root("a_packed_package_in_a_mirror_is_unpacked_into_the_cache_and_run")
+    else {
+        return;
+    };
+    let mirror = cache.path().join("mirror");
+    zip_package(&mirror, &provider);
+    let config = format!(
+        "provider_installation {{\n  filesystem_mirror {{\n    path = \"{}\"\n  }}\n}}\n",
+        mirror.display()
+    );
+    // A mirror is the user's own: it runs without plugins allowed.
+    let (out, ok) = strata_with(
+        &dir,
+        &cache,
+        &config,
+        &["schemas", "status", "--no-plugins"],
+    );
+    assert!(ok, "{out}");
+    let packages = cache.path().join("packages");
+    assert!(out.contains(": loaded from the provider "), "{out}");
+    assert!(out.contains(&packages.display().to_string()), "{out}");
+    assert_eq!(cache_entries(&cache).len(), 1, "the schema is cached");
+    assert_eq!(std::fs::read_dir(&packages).unwrap().count(), 1);
+    // Nothing was written into the workspace.
+    assert!(!dir.path().join(".terraform").exists());
+    let (again, _) = strata_with(&dir, &cache, &config, &["schemas", "status"]);
+    assert!(again.contains(": loaded from the cache ("), "{again}");
+}
+
+#[test]
+fn implied_mirrors_are_the_users_own_except_the_workspaces_terraform_d() {
+    let Some((provider, dir, cache)) =
+        null_root("implied_mirrors_are_the_users_own_except_the_workspaces_terraform_d")
+    else {
+        return;
+    };
+    let package = "registry.terraform.io/hashicorp/null/2.1.2/linux_amd64";
+    // Vendored in the workspace: workspace code, not run without plugins allowed.
+    let vendored = dir.path().join("terraform.d/plugins").join(package);
+    std::fs::create_dir_all(&vendored).unwrap();
+    std::os::unix::fs::symlink(&provider.binary, vendored.join(provider.file_name)).unwrap();
+    let (out, _) = strata_with(&dir, &cache, "", &["schemas", "status", "--no-plugins"]);
+    assert!(out.contains("running plugins is not allowed"), "{out}");
+    std::fs::remove_dir_all(dir.path().join("terraform.d")).unwrap();
+    // In the XDG data directory, packed: the user's own.
+    let shared = cache.path().join("home/shared/terraform/plugins");
+    zip_package(&shared, &provider);
+    let (out, ok) = strata_with(&dir, &cache, "", &["schemas", "status", "--no-plugins"]);
+    assert!(ok && out.contains(": loaded from the provider "), "{out}");
+    // A provider_installation block without mirrors replaces the implied ones.
+    let direct = "provider_installation {\n  direct {}\n}\n";
+    let empty = TempDir::new("schema-store-cache");
+    std::fs::create_dir_all(empty.path().join("home")).unwrap();
+    std::os::unix::fs::symlink(
+        cache.path().join("home/shared"),
+        empty.path().join("home/shared"),
+    )
+    .unwrap();
+    let (out, _) = strata_with(&dir, &empty, direct, &["schemas", "status", "--no-plugins"]);
+    assert!(out.contains(": no schema: "), "{out}");
+}
+
+/// The recorded AWS schema (7 resource types) as a schema file in `dir`, without
+/// `aws_instance` unless `with_instance`.
+fn aws_schema_file(dir: &TempDir, with_instance: bool) -> PathBuf {
+    let mut providers = recorded("schemas.json");
+    if !with_instance {
+        let resources = providers[AWS]["resource_schemas"].as_object_mut().unwrap();
+        resources.remove("aws_instance");
+    }
+    let json = json!({ "format_version": "1.0", "provider_schemas": providers });
+    let name = format!("aws-{with_instance}.json");
+    dir.write(&name, &json.to_string())
+}
+
+/// `strata schemas import` of the AWS schema as 5.1.0 (with `aws_instance`) and 5.2.0
+/// (without) into `cache`.
+fn import_two_versions(cache: &TempDir) {
+    let files = TempDir::new("schema-store-files");
+    for (version, with_instance) in [("5.1.0", true), ("5.2.0", false)] {
+        let file = aws_schema_file(&files, with_instance);
+        let args = [
+            "schemas",
+            "import",
+            file.to_str().unwrap(),
+            "--version",
+            version,
+        ];
+        strata(&files, cache, &args);
+    }
+}
+
+const INSTANCE: &str = "resource \"aws_instance\" \"a\" {\n  instance_typ = \"t3.micro\"\n}\n";
+
+#[test]
+fn each_root_is_checked_with_the_provider_version_it_locks() {
+    let workspace = TempDir::new("schema-store-versions");
+    let cache = TempDir::new("schema-store-cache");
+    import_two_versions(&cache);
+    for (root, version) in [("old", "5.1.0"), ("new", "5.2.0")] {
+        std::fs::create_dir_all(workspace.path().join(root)).unwrap();
+        workspace.write(&format!("{root}/main.tf"), &main_tf("aws", INSTANCE));
+        let lock = lock_text("aws", version);
+        workspace.write(&format!("{root}/.terraform.lock.hcl"), &lock);
+    }
+    let (out, ok) = strata_with(&workspace, &cache, "", &["check", "--format", "json"]);
+    assert!(!ok, "{out}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    let mut found: Vec<(String, String)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let file = d["range"]["filename"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            (file, d["summary"].as_str().unwrap().to_string())
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "new/main.tf".to_string(),
+                "Invalid resource type".to_string()
+            ),
+            (
+                "old/main.tf".to_string(),
+                "Unsupported argument".to_string()
+            ),
+        ]
+    );
+}
+
+/// Waits for the diagnostics of `path` that include one whose message is `summary`.
+fn diagnostics_with(client: &mut Client, path: &Path, summary: &str) -> Value {
+    let uri = support::uri(path);
+    client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| {
+                d.iter().any(|d| {
+                    d["message"]
+                        .as_str()
+                        .is_some_and(|s| s.starts_with(summary))
+                })
+            })
+    })
+}
+
+#[test]
+fn the_server_follows_terraform_init_root_by_root() {
+    let workspace = TempDir::new("schema-store-init");
+    let cache = TempDir::new("schema-store-cache");
+    import_two_versions(&cache);
+    let config = cache.write("empty.tfrc", "");
+    let home = cache.path().join("home");
+    let env = [
+        ("STRATA_CACHE_DIR", cache.path().to_str().unwrap()),
+        ("TF_CLI_CONFIG_FILE", config.to_str().unwrap()),
+        ("HOME", home.to_str().unwrap()),
+    ];
+    let text = main_tf("aws", INSTANCE);
+    workspace.write("old/main.tf", &text);
+    workspace.write("new/main.tf", &text);
+    let mut client = Client::start_with_env(&env);
+    let params = json!({
+        "processId": null,
+        "capabilities": { "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } },
+        "initializationOptions": { "providerSchemas": { "runPlugins": false } },
+        "workspaceFolders": [{ "uri": support::uri(workspace.path()), "name": "root" }],
+    });
+    client.request("initialize", params);
+    client.notify("initialized", json!({}));
+    let status = status_after(&mut client, "provider schemas: 0 of 2 loaded");
+    assert_eq!(status["providers"][0]["state"]["state"], "notInitialised");
+
+    // `terraform init` in both roots: their lock files appear.
+    let mut changes = Vec::new();
+    for (root, version) in [("old", "5.1.0"), ("new", "5.2.0")] {
+        let lock = lock_text("aws", version);
+        let path = workspace.write(&format!("{root}/.terraform.lock.hcl"), &lock);
+        changes.push(json!({ "uri": support::uri(&path), "type": 1 }));
+    }
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": changes }),
+    );
+    status_after(&mut client, "provider schemas: 2 of 2 loaded");
+    let old_main = workspace.path().join("old/main.tf");
+    let new_main = workspace.path().join("new/main.tf");
+    diagnostics_with(&mut client, &old_main, "Unsupported argument");
+    diagnostics_with(&mut client, &new_main, "Invalid resource type");
+
+    // A provider is installed into `new` only; the cache is gone meanwhile. Only `new`
+    // is resolved again (its binary is workspace code, not run): `old` keeps its schema.
+    std::fs::remove_dir_all(cache.path().join("schemas")).unwrap();
+    let package = "new/.terraform/providers/registry.terraform.io/hashicorp/aws/5.2.0/linux_amd64";
+    let binary = workspace.write(
+        &format!("{package}/terraform-provider-aws_v5.2.0_x5"),
+        "#!/bin/sh\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let change = json!({ "changes": [{ "uri": support::uri(&binary), "type": 1 }] });
+    client.notify("workspace/didChangeWatchedFiles", change);
+    let status = status_after(&mut client, "provider schemas: 1 of 2 loaded");
+    let states: Vec<(&str, &str)> = status["providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["root"].as_str().unwrap(),
+                p["state"]["state"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let new_root = workspace.path().join("new");
+    let old_root = workspace.path().join("old");
+    assert_eq!(
+        states,
+        [
+            (new_root.to_str().unwrap(), "untrusted"),
+            (old_root.to_str().unwrap(), "loaded"),
+        ]
+    );
 }

@@ -35,7 +35,6 @@ pub fn run(
     let modules = ws.modules();
     let called = called_dirs(&ws, &modules);
     let paths = module_paths(&ws, &modules, &called);
-    let schemas = ws.provider_schemas();
     let mut diagnostics: Vec<Diagnostic> = modules
         .iter()
         .flat_map(|m| {
@@ -47,6 +46,7 @@ pub fn run(
             } else {
                 Role::Root
             };
+            let schemas = ws.provider_schemas_for(&m.dir);
             validate_module(m, &ws.merged_of(m), &children, &*schemas, role)
         })
         .collect();

@@ -61,7 +61,7 @@ impl ModuleTree {
                 let child_address = join_address(&address, &format!("module.{name}"));
                 let child = Self::build(
                     ws,
-                    merge_with(&module, &*ws.provider_schemas()),
+                    merge_with(&module, &*ws.provider_schemas_for(&child_dir)),
                     &child_dir,
                     child_address,
                     seen,

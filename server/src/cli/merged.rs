@@ -21,7 +21,7 @@ pub fn run(
     schema_files: &[PathBuf],
 ) -> Result<ExitCode> {
     let (dir, ws, module) = super::load_module(dir, dialect, schema_files)?;
-    let merged = merge_with(&module, &*ws.provider_schemas());
+    let merged = merge_with(&module, &*ws.provider_schemas_for(&module.dir));
     let mut out = std::io::stdout().lock();
     match format {
         Format::Text => out.write_all(render::render_module(&merged).as_bytes())?,

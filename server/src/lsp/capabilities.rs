@@ -133,6 +133,9 @@ pub fn file_watch_registration() -> Registration {
         "**/*.{tf,tf.json,tofu,tofu.json,tfvars}",
         "**/terraform.tfstate",
         "**/.terraform.lock.hcl",
+        // The providers `terraform init` installs, and the implied mirror a root vendors.
+        "**/.terraform/providers/**",
+        "**/terraform.d/plugins/**",
     ]
     .into_iter()
     .map(|glob| FileSystemWatcher {

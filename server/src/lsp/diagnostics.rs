@@ -149,7 +149,12 @@ fn check(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {
         let merged = ws.merged_of(module);
-        let mut all = check_module(module, &merged, &children, &*ws.provider_schemas());
+        let mut all = check_module(
+            module,
+            &merged,
+            &children,
+            &*ws.provider_schemas_for(&module.dir),
+        );
         let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);
         all.extend(CallCycles::new().walk(&module.dir, merged, &child));
         all

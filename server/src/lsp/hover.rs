@@ -48,7 +48,10 @@ pub fn hover(
     let rope = Rope::from_str(&file.text);
     let offset = text::byte_offset(&rope, convert::position_in(position), encoding);
     let module = path.parent().and_then(|d| ws.module(d));
-    let schemas = ws.provider_schemas();
+    let schemas = match path.parent() {
+        Some(dir) => ws.provider_schemas_for(dir),
+        None => ws.provider_schemas(),
+    };
     let (span, markdown) = module
         .and_then(|module| core_version_hover(&module, &file, offset))
         .or_else(|| {

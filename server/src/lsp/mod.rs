@@ -23,6 +23,7 @@ mod schemas;
 mod state;
 pub mod transport;
 
+use std::collections::BTreeSet;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,7 +36,6 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService};
 use tracing::warn;
 
-use crate::providers::LOCK_FILE_NAME;
 use crate::workspace::Workspace;
 use isolation::{contain, Heavy};
 use state::State;
@@ -109,8 +109,9 @@ impl Server {
     }
 
     /// A load of the provider schemas, to run in the background.
-    fn schema_load(&self) -> impl Future<Output = ()> + Send + 'static {
+    fn schema_load(&self, reload: schemas::Reload) -> impl Future<Output = ()> + Send + 'static {
         self.schemas.clone().reload(
+            reload,
             self.workspace.clone(),
             self.publisher.clone(),
             self.client.clone(),
@@ -119,8 +120,8 @@ impl Server {
     }
 
     /// Loads the provider schemas again in the background.
-    fn reload_schemas(&self) {
-        tokio::spawn(self.schema_load());
+    fn reload_schemas(&self, reload: schemas::Reload) {
+        tokio::spawn(self.schema_load(reload));
     }
 
     /// Queues the diagnostics of the module for publishing (stale snapshots are skipped)
@@ -203,7 +204,7 @@ impl LanguageServer for Server {
             session: self.session.clone(),
         };
         // Provider schemas follow the modules indexing finds.
-        let schemas = self.schema_load();
+        let schemas = self.schema_load(schemas::Reload::Full);
         tokio::spawn(async move {
             indexer.run().await;
             schemas.await;
@@ -326,12 +327,15 @@ impl LanguageServer for Server {
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         let mut touched = Vec::new();
-        let mut lock_file_changed = false;
+        let mut installed = BTreeSet::new();
         for change in params.changes {
             let Some(path) = convert::path_of(&change.uri) else {
                 continue;
             };
-            lock_file_changed |= path.file_name() == Some(LOCK_FILE_NAME.as_ref());
+            installed.extend(schemas::installation_root(&path));
+            if schemas::is_installed_provider(&path) {
+                continue; // Not a workspace file: only its root's schemas change.
+            }
             let module = contain("reading a changed file", || {
                 if change.typ == FileChangeType::DELETED {
                     self.workspace.disk_deleted(&path)
@@ -341,8 +345,8 @@ impl LanguageServer for Server {
             });
             touched.extend(module.ok().flatten());
         }
-        if lock_file_changed {
-            self.reload_schemas();
+        if !installed.is_empty() {
+            self.reload_schemas(schemas::Reload::Roots(installed));
         }
         touched.sort_by(|a, b| a.dir.cmp(&b.dir));
         touched.dedup_by(|a, b| a.dir == b.dir);
@@ -369,7 +373,7 @@ impl LanguageServer for Server {
         }
         let schema_settings = schemas::schema_settings(&params.settings).unwrap_or_default();
         if self.schemas.configure(schema_settings) {
-            self.reload_schemas();
+            self.reload_schemas(schemas::Reload::Full);
         }
     }
 

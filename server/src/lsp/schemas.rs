@@ -1,14 +1,19 @@
 //! Provider schemas in the language server: loaded in the background (a blocking thread,
 //! never a request) once indexing is done, again when the settings
-//! `strata.providerSchemas.files` / `strata.providerSchemas.runPlugins` change or a
-//! dependency lock file does; then every module's diagnostics are published again.
+//! `strata.providerSchemas.files` / `strata.providerSchemas.runPlugins` change; when a
+//! dependency lock file or the providers `terraform init` installs change (watched
+//! files: `.terraform.lock.hcl`, `.terraform/providers/**`, `terraform.d/plugins/**`),
+//! only the affected root modules are resolved again, once the burst of events settles.
+//! Then every module's diagnostics are published again.
 //! The outcome is one `window/logMessage` line, the `strata/providerSchemaStatus`
 //! notification and the `strata.providerSchemaStatus` command's answer. Settings that do
 //! not mention `providerSchemas` mean its defaults.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -78,14 +83,65 @@ pub fn schema_settings(settings: &Value) -> Option<SchemaSettings> {
     Some(SchemaSettings { files, run_plugins })
 }
 
+/// How long a reload for changed files waits for more events: `terraform init` writes
+/// a lock file and many files of each provider package.
+const SETTLE: Duration = Duration::from_millis(300);
+
 /// The server's provider schemas: settings, the load in progress, the last outcome.
 #[derive(Debug, Default)]
 pub struct ProviderSchemas {
     settings: Mutex<SchemaSettings>,
-    /// Bumped by every load request; a load applies its result only if still current.
-    generation: AtomicU64,
+    /// The load requests not applied yet.
+    requests: Mutex<Requests>,
     loading: AtomicBool,
     last: Mutex<Option<Arc<SchemaStore>>>,
+}
+
+/// What the load requests since the last applied load ask for.
+#[derive(Debug, Default)]
+struct Requests {
+    /// Bumped by every request; a load applies its result only if still current.
+    generation: u64,
+    /// A full load: nothing of the last store may be kept (settings changed, first load).
+    full: bool,
+    /// The root modules whose installed providers changed.
+    roots: BTreeSet<PathBuf>,
+}
+
+/// What one load does: everything, or only what changed since the last store.
+#[derive(Debug, Clone)]
+pub enum Reload {
+    /// Resolve every root module again.
+    Full,
+    /// Keep what the last store resolved, except for these root modules (and those whose
+    /// lock file or providers changed).
+    Roots(BTreeSet<PathBuf>),
+}
+
+/// The root module whose installed providers a watched file belongs to: the directory
+/// holding the `.terraform` data directory or the `terraform.d` implied mirror it is in,
+/// or holding a changed lock file. `None` for any other file.
+pub fn installation_root(path: &Path) -> Option<PathBuf> {
+    if path.file_name() == Some(crate::providers::LOCK_FILE_NAME.as_ref()) {
+        return path.parent().map(Path::to_path_buf);
+    }
+    let mut root = PathBuf::new();
+    let mut parts = path.components().peekable();
+    while let Some(part) = parts.next() {
+        let plugins = parts.peek() == Some(&Component::Normal("plugins".as_ref()));
+        match part {
+            Component::Normal(name) if name == ".terraform" => return Some(root),
+            Component::Normal(name) if name == "terraform.d" && plugins => return Some(root),
+            other => root.push(other),
+        }
+    }
+    None
+}
+
+/// Whether a watched file is part of an installed provider (not a workspace file).
+pub fn is_installed_provider(path: &Path) -> bool {
+    installation_root(path).is_some()
+        && path.file_name() != Some(crate::providers::LOCK_FILE_NAME.as_ref())
 }
 
 /// What `strata.providerSchemaStatus` answers.
@@ -113,16 +169,24 @@ impl ProviderSchemas {
         changed
     }
 
-    /// Loads the schemas of every module now indexed on a blocking thread, makes them
-    /// the workspace's, publishes every module again, and logs the outcome.
+    /// Loads the schemas of every module now indexed on a blocking thread (all of them,
+    /// or only the roots `reload` names, after the events settle), makes them the
+    /// workspace's, publishes every module again, and logs the outcome.
     pub async fn reload(
         self: Arc<Self>,
+        reload: Reload,
         workspace: Arc<Workspace>,
         publisher: Publisher,
         client: Client,
         session: CancellationToken,
     ) {
-        let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        let generation = self.request(&reload);
+        if matches!(reload, Reload::Roots(_)) {
+            tokio::time::sleep(SETTLE).await;
+            if self.lock_requests().generation != generation {
+                return; // A newer request does the work.
+            }
+        }
         self.loading.store(true, Ordering::SeqCst);
         let settings = self
             .settings
@@ -138,13 +202,23 @@ impl ProviderSchemas {
         // Loading and applying (which rebuilds every module) both block: off the async
         // threads. A newer load's result wins.
         let loaded = tokio::task::spawn_blocking(move || {
-            let store = Arc::new(ws.provider_schema_store(&options));
-            if this.generation.load(Ordering::SeqCst) != generation {
+            let before = this.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let (full, changed) = {
+                let requests = this.lock_requests();
+                (requests.full, requests.roots.clone())
+            };
+            let previous = before.as_deref().filter(|_| !full);
+            let store = Arc::new(ws.reload_provider_schema_store(&options, previous, &changed));
+            let mut requests = this.lock_requests();
+            if requests.generation != generation {
                 return None;
             }
+            *requests = Requests {
+                generation,
+                ..Requests::default()
+            };
             // No schema before and none now: checking every module again would change
             // nothing (a workspace without lock files, right after indexing).
-            let before = this.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
             let had_schemas = before.is_some_and(|b| !b.providers().is_empty());
             let changed = had_schemas || !store.providers().is_empty();
             if changed {
@@ -186,6 +260,21 @@ impl ProviderSchemas {
             Ok(status) => client.send_notification::<StatusNotification>(status).await,
             Err(e) => warn!("cannot send the provider schema status: {e}"),
         }
+    }
+
+    /// Records a load request; its generation.
+    fn request(&self, reload: &Reload) -> u64 {
+        let mut requests = self.lock_requests();
+        requests.generation += 1;
+        match reload {
+            Reload::Full => requests.full = true,
+            Reload::Roots(roots) => requests.roots.extend(roots.iter().cloned()),
+        }
+        requests.generation
+    }
+
+    fn lock_requests(&self) -> std::sync::MutexGuard<'_, Requests> {
+        self.requests.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The answer of `strata.providerSchemaStatus`.
@@ -230,4 +319,26 @@ fn summary(store: &SchemaStore) -> String {
         ));
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn watched_files_name_the_root_whose_providers_changed() {
+        let root = |p: &str| installation_root(Path::new(p)).map(|r| r.display().to_string());
+        let lock = "/w/live/.terraform.lock.hcl";
+        let installed = "/w/live/.terraform/providers/registry.terraform.io/hashicorp/aws/5.1.0/linux_amd64/terraform-provider-aws_v5.1.0_x5";
+        let vendored = "/w/live/terraform.d/plugins/registry.terraform.io/hashicorp/aws/terraform-provider-aws_5.1.0_linux_amd64.zip";
+        for path in [lock, installed, vendored] {
+            assert_eq!(root(path).as_deref(), Some("/w/live"), "{path}");
+        }
+        assert!(!is_installed_provider(Path::new(lock)));
+        assert!(is_installed_provider(Path::new(installed)));
+        assert!(is_installed_provider(Path::new(vendored)));
+        for other in ["/w/live/main.tf", "/w/terraform.d/other/x.tf"] {
+            assert_eq!(root(other), None, "{other}");
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! The parts of the user's Terraform / OpenTofu CLI configuration that say where providers
 //! are installed: `plugin_cache_dir` (or `TF_PLUGIN_CACHE_DIR`), and in
 //! `provider_installation` the `filesystem_mirror` directories (with their `include` /
-//! `exclude` patterns) and `dev_overrides`. The file is `TF_CLI_CONFIG_FILE`, else
+//! `exclude` patterns) and `dev_overrides`, or that there is no such block (the implied
+//! local mirrors are searched then). The file is `TF_CLI_CONFIG_FILE`, else
 //! `~/.terraformrc` for Terraform and `~/.tofurc` for OpenTofu.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,9 @@ pub struct CliConfig {
     pub file: Option<PathBuf>,
     /// The shared plugin cache.
     pub plugin_cache_dir: Option<PathBuf>,
+    /// Whether the file has a `provider_installation` block: without one, Terraform
+    /// searches the implied local mirror directories instead of `filesystem_mirrors`.
+    pub provider_installation: bool,
     /// Filesystem mirrors, in the order the file lists them.
     pub filesystem_mirrors: Vec<FilesystemMirror>,
     /// Directories holding a development build of a provider, which wins over any
@@ -159,6 +163,7 @@ pub fn parse(text: &str, dialect: Dialect) -> Option<CliConfig> {
         ..CliConfig::default()
     };
     for installation in file.body.blocks_of("provider_installation") {
+        config.provider_installation = true;
         for mirror in installation.body.blocks_of("filesystem_mirror") {
             let Some(path) = string(&mirror.body, "path") else {
                 continue;

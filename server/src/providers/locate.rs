@@ -1,12 +1,17 @@
 //! Finding the binary of a provider at the version the lock file pins, where `terraform
 //! init` and the user's CLI configuration put it: a `dev_overrides` directory, the
 //! working directory's `.terraform/providers` (or `$TF_DATA_DIR/providers`), the plugin
-//! cache, then each filesystem mirror that serves the provider. Every directory uses the
-//! unpacked layout `<host>/<namespace>/<type>/<version>/<os>_<arch>/`.
+//! cache, then the mirrors: each `filesystem_mirror` that serves the provider, or, when
+//! the CLI configuration has no `provider_installation` block, the implied local mirror
+//! directories (`mirrors.rs`). The data directory and the plugin cache hold unpacked
+//! packages only (`<host>/<namespace>/<type>/<version>/<os>_<arch>/`), as Terraform's
+//! provider cache reads them; mirrors also hold packed ones (a zip archive), which the
+//! schema store unpacks into its own cache.
 
 use std::path::{Path, PathBuf};
 
 use super::cli_config::{CliConfig, Environment};
+use super::mirrors::{implied_mirrors, mirror_package, unpacked_binary};
 use crate::schema::Dialect;
 use crate::schema::ProviderAddress;
 
@@ -15,19 +20,42 @@ use crate::schema::ProviderAddress;
 pub enum Origin {
     /// A `dev_overrides` directory of the user's CLI configuration.
     DevOverride,
-    /// The working directory's data directory: code that came with the workspace.
+    /// The working directory's data directory, or its `terraform.d/plugins` implied
+    /// mirror: code that came with the workspace.
     Workspace,
     /// The user's plugin cache.
     PluginCache,
     /// A filesystem mirror of the user's CLI configuration.
     Mirror,
+    /// One of the user's implied local mirror directories (`~/.terraform.d/plugins`, the
+    /// XDG data directories' `terraform/plugins`).
+    ImpliedMirror,
 }
 
-/// A provider binary found on disk.
+/// A provider package found on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Package {
+    /// An unpacked package: its executable.
+    Binary(PathBuf),
+    /// A packed package (`terraform-provider-<type>_<version>_<os>_<arch>.zip`) in a
+    /// mirror: the archive, whose executable must be unpacked before it runs.
+    Archive(PathBuf),
+}
+
+impl Package {
+    /// The executable or the archive.
+    pub fn path(&self) -> &Path {
+        match self {
+            Package::Binary(p) | Package::Archive(p) => p,
+        }
+    }
+}
+
+/// A provider package found on disk, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Located {
-    /// The executable.
-    pub binary: PathBuf,
+    /// The package.
+    pub package: Package,
     /// Where it was found.
     pub origin: Origin,
 }
@@ -72,37 +100,40 @@ pub fn locate(
     let overridden = config.dev_overrides.iter().find(|(a, _)| a == provider);
     if let Some(binary) = overridden.and_then(|(_, dir)| executable(dir, &provider.type_name)) {
         return Ok(Located {
-            binary,
+            package: Package::Binary(binary),
             origin: Origin::DevOverride,
         });
     }
     let version = version.ok_or_else(|| NotFound::NotLocked(provider.clone()))?;
     let platform = current_platform();
-    let package = |base: &Path| {
-        let dir = base
-            .join(provider.directory())
-            .join(version)
-            .join(&platform);
-        executable(&dir, &provider.type_name)
-    };
-    let workspace = data_dir(root, env).join("providers");
-    let candidates = std::iter::once((workspace, Origin::Workspace))
+    let unpacked_only = std::iter::once((data_dir(root, env).join("providers"), Origin::Workspace))
         .chain(
             config
                 .plugin_cache_dir
                 .iter()
                 .map(|d| (d.clone(), Origin::PluginCache)),
-        )
-        .chain(
-            config
-                .filesystem_mirrors
-                .iter()
-                .filter(|m| m.serves(provider, dialect))
-                .map(|m| (m.path.clone(), Origin::Mirror)),
         );
-    for (base, origin) in candidates {
-        if let Some(binary) = package(&base) {
-            return Ok(Located { binary, origin });
+    for (base, origin) in unpacked_only {
+        if let Some(binary) = unpacked_binary(&base, provider, version, &platform) {
+            return Ok(Located {
+                package: Package::Binary(binary),
+                origin,
+            });
+        }
+    }
+    let mirrors: Vec<(PathBuf, Origin)> = if config.provider_installation {
+        config
+            .filesystem_mirrors
+            .iter()
+            .filter(|m| m.serves(provider, dialect))
+            .map(|m| (m.path.clone(), Origin::Mirror))
+            .collect()
+    } else {
+        implied_mirrors(root, env, dialect)
+    };
+    for (base, origin) in mirrors {
+        if let Some(package) = mirror_package(&base, provider, version, &platform) {
+            return Ok(Located { package, origin });
         }
     }
     Err(NotFound::Missing(
@@ -114,7 +145,7 @@ pub fn locate(
 
 /// The provider's executable in a package directory: the first file (by name) whose
 /// name starts with `terraform-provider-<type>`, as Terraform chooses it.
-fn executable(dir: &Path, type_name: &str) -> Option<PathBuf> {
+pub(super) fn executable(dir: &Path, type_name: &str) -> Option<PathBuf> {
     let prefix = format!("terraform-provider-{type_name}");
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?

@@ -9,6 +9,7 @@
 mod cli_config;
 mod locate;
 mod lock_file;
+mod mirrors;
 pub mod plugin;
 mod schema_file;
 mod store;
@@ -18,19 +19,20 @@ pub use cli_config::{
     config_file, load as load_cli_config, parse as parse_cli_config, CliConfig, CliConfigError,
     Environment, FilesystemMirror, ProcessEnvironment,
 };
-pub use locate::{current_platform, data_dir, locate, Located, NotFound, Origin};
+pub use locate::{current_platform, data_dir, locate, Located, NotFound, Origin, Package};
 pub use lock_file::{
     read_lock_file, LockFileError, LockedProvider, LockedProviders, LOCK_FILE_NAME,
 };
+pub use mirrors::{implied_mirrors, packed_package_name};
 pub use schema_file::{
     load_schema_files, read_schema_file, write_schema_file, LoadSchemaFileError, ProviderSchemas,
     SchemaFileError, FORMAT_VERSION, MAX_SCHEMA_FILE_BYTES,
 };
 pub use store::{
-    hash_file, import_schema_file, read_file_providers, root_modules, BinaryHashes, Cache,
+    hash_file, import_schema_file, read_file_providers, root_modules, unpack, BinaryHashes, Cache,
     CacheKey, CorruptEntry, EntryInfo, FileStamp, ImportError, LazySchema, LoadedFrom, Lock,
     ModuleProviders, ProviderStatus, RootModule, SchemaState, SchemaStore, StartGuard, StartRight,
-    StoreOptions,
+    StoreOptions, UnpackError, UnpackLimits, UNPACK_LIMITS,
 };
 
 #[cfg(test)]

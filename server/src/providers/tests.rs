@@ -51,7 +51,7 @@ pub(super) fn scratch(name: &str) -> PathBuf {
 
 /// Installs an executable `terraform-provider-aws_v5.100.0_x5` in the package directory
 /// of `base`, and returns its path.
-fn install(base: &Path, version: &str) -> PathBuf {
+pub(super) fn install(base: &Path, version: &str) -> PathBuf {
     let dir = base
         .join("registry.terraform.io/hashicorp/aws")
         .join(version)
@@ -152,7 +152,10 @@ provider_installation {
         config.dev_overrides,
         [(thing, PathBuf::from("/home/me/thing"))]
     );
+    assert!(config.provider_installation);
     assert_eq!(parse_cli_config("provider_installation {", tf), None);
+    let implied = parse_cli_config("plugin_cache_dir = \"/cache\"\n", tf).unwrap();
+    assert!(!implied.provider_installation);
 }
 
 #[test]
@@ -195,6 +198,7 @@ fn binaries_are_found_in_terraforms_order() {
     let mirror = root.join("mirror");
     let cache = root.join("cache");
     let mut config = CliConfig {
+        provider_installation: true,
         plugin_cache_dir: Some(cache.clone()),
         filesystem_mirrors: vec![FilesystemMirror {
             path: mirror.clone(),
@@ -221,18 +225,21 @@ fn binaries_are_found_in_terraforms_order() {
 
     let in_mirror = install(&mirror, "5.100.0");
     let found = find(&config, &env, Some("5.100.0")).unwrap();
-    assert_eq!((found.binary, found.origin), (in_mirror, Origin::Mirror));
+    assert_eq!(
+        (found.package, found.origin),
+        (Package::Binary(in_mirror), Origin::Mirror)
+    );
     let in_cache = install(&cache, "5.100.0");
     let found = find(&config, &env, Some("5.100.0")).unwrap();
     assert_eq!(
-        (found.binary, found.origin),
-        (in_cache, Origin::PluginCache)
+        (found.package, found.origin),
+        (Package::Binary(in_cache), Origin::PluginCache)
     );
     let in_workspace = install(&root.join(".terraform/providers"), "5.100.0");
     let found = find(&config, &env, Some("5.100.0")).unwrap();
     assert_eq!(
-        (found.binary, found.origin),
-        (in_workspace, Origin::Workspace)
+        (found.package, found.origin),
+        (Package::Binary(in_workspace), Origin::Workspace)
     );
     assert!(find(&config, &env, Some("5.99.0")).is_err());
 
@@ -245,8 +252,8 @@ fn binaries_are_found_in_terraforms_order() {
     assert_eq!(found.origin, Origin::PluginCache);
     let in_data = install(&root.join("data/providers"), "5.100.0");
     assert_eq!(
-        find(&config, &moved, Some("5.100.0")).unwrap().binary,
-        in_data
+        find(&config, &moved, Some("5.100.0")).unwrap().package,
+        Package::Binary(in_data)
     );
 
     // A development build wins over every installed version, locked or not.
@@ -257,8 +264,8 @@ fn binaries_are_found_in_terraforms_order() {
     config.dev_overrides.push((aws(), dev_dir));
     let found = find(&config, &env, None).unwrap();
     assert_eq!(
-        (found.binary, found.origin),
-        (dev_binary, Origin::DevOverride)
+        (found.package, found.origin),
+        (Package::Binary(dev_binary), Origin::DevOverride)
     );
 }
 

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
 
 use super::{ProviderAddress, ProviderBody, ProviderSchema, ResourceSchema};
 
@@ -63,6 +65,14 @@ pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
     /// ("Did you mean"); empty when unknown.
     fn type_names(&self, _provider: &ProviderAddress, _kind: ProviderBody) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The schemas the module in directory `dir` is analysed with, when they are not
+    /// these: a workspace whose root modules lock different versions of one provider
+    /// gives each root's modules the schemas of the versions that root locks. `None`:
+    /// these serve every module.
+    fn for_module(&self, _dir: &Path) -> Option<Arc<dyn ProviderSchemaSource>> {
+        None
     }
 }
 

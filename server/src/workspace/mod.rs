@@ -99,6 +99,13 @@ impl Workspace {
         }
     }
 
+    /// The provider schemas the module in `dir` is analysed with: those of the versions
+    /// its root module locks (`ProviderSchemaSource::for_module`).
+    pub fn provider_schemas_for(&self, dir: &Path) -> Arc<dyn ProviderSchemaSource> {
+        let schemas = self.provider_schemas();
+        schemas.for_module(dir).unwrap_or(schemas)
+    }
+
     /// Sets the Terraform or OpenTofu version modules are checked against where no
     /// version file says otherwise (`None`: the release Strata targets).
     pub fn set_core_version(&self, version: Option<String>) {
@@ -278,7 +285,7 @@ impl Workspace {
                 return entry.1.clone();
             }
         }
-        let merged = Arc::new(merge_with(module, &*self.provider_schemas()));
+        let merged = Arc::new(merge_with(module, &*self.provider_schemas_for(&module.dir)));
         match self.merged.entry(module.dir.clone()) {
             dashmap::Entry::Occupied(mut cached) => {
                 if cached.get().0 < module.revision {

@@ -31,7 +31,7 @@ impl Workspace {
         let merged = self.merged_of(&module);
         let children = |from: &Path, source: &str| self.child(from, source);
         let child_of_dir = |source: &str| children(dir, source).map(|(_, m)| m);
-        let schemas = self.provider_schemas();
+        let schemas = self.provider_schemas_for(dir);
         let errors: Vec<PlanDiagnostic> = check_module(&module, &merged, &child_of_dir, &*schemas)
             .into_iter()
             .chain(crate::check::plan_time_errors(&merged))
@@ -51,7 +51,7 @@ impl Workspace {
         }
         let state_path = state.map_or_else(|| dir.join("terraform.tfstate"), Path::to_path_buf);
         let state = self.states.get(&state_path)?;
-        let schemas = self.provider_schemas();
+        let schemas = self.provider_schemas_for(dir);
         let config = Configuration {
             root_dir: dir.to_path_buf(),
             root: merged,

@@ -2,6 +2,9 @@
 //! provider addresses and the local modules it calls), and loading the store for every
 //! module indexed so far.
 
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
 use super::{local_child_dir, Workspace};
 use crate::merge::literal_string;
 use crate::providers::{ModuleProviders, ProcessEnvironment, SchemaStore, StoreOptions};
@@ -35,5 +38,18 @@ impl Workspace {
     /// The caller makes it the workspace's (`set_provider_schemas`).
     pub fn provider_schema_store(&self, options: &StoreOptions) -> SchemaStore {
         SchemaStore::load(options, &self.module_providers(), &ProcessEnvironment)
+    }
+
+    /// Like `provider_schema_store`, keeping what `previous` (loaded with the same
+    /// options) resolved for every root module that needs the same and is not in
+    /// `changed` (`SchemaStore::load_changed`).
+    pub fn reload_provider_schema_store(
+        &self,
+        options: &StoreOptions,
+        previous: Option<&SchemaStore>,
+        changed: &BTreeSet<PathBuf>,
+    ) -> SchemaStore {
+        let modules = self.module_providers();
+        SchemaStore::load_changed(previous, options, &modules, &ProcessEnvironment, changed)
     }
 }

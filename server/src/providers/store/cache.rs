@@ -213,6 +213,20 @@ pub(super) fn component(name: &str) -> String {
     }
 }
 
+/// A temporary name in `dir` for what becomes `path` once renamed: hidden, and unique
+/// to this process and moment.
+pub(super) fn temporary_beside(path: &Path, dir: &Path) -> PathBuf {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    dir.join(format!(
+        ".{}.{}.{nanos}.tmp",
+        name.unwrap_or_default(),
+        std::process::id()
+    ))
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same directory renamed into
 /// place, creating the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -221,15 +235,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .parent()
         .ok_or_else(|| std::io::Error::other("no parent directory"))?;
     std::fs::create_dir_all(dir)?;
-    let nanos = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let temp = dir.join(format!(
-        ".{}.{}.{nanos}.tmp",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
+    let temp = temporary_beside(path, dir);
     let written = std::fs::File::create(&temp).and_then(|mut f| {
         f.write_all(bytes)?;
         f.sync_all()

@@ -35,6 +35,19 @@ pub struct RootModule {
     pub lock: Lock,
     /// The providers of the root and of the modules it owns.
     pub providers: BTreeSet<ProviderAddress>,
+    /// The directories of the modules it owns (itself included).
+    pub modules: BTreeSet<PathBuf>,
+}
+
+impl RootModule {
+    /// Whether `other` needs the same schemas: same directory, dialect, lock file and
+    /// providers (the modules it owns may differ).
+    pub fn needs_same(&self, other: &RootModule) -> bool {
+        self.dir == other.dir
+            && self.dialect == other.dialect
+            && self.lock == other.lock
+            && self.providers == other.providers
+    }
 }
 
 /// A root module's dependency lock file.
@@ -84,8 +97,10 @@ pub fn root_modules(modules: &[ModuleProviders]) -> Vec<RootModule> {
                 dialect: by_dir.get(root).map_or(m.dialect, |r| r.dialect),
                 lock: read_lock(root, m.dialect),
                 providers: BTreeSet::new(),
+                modules: BTreeSet::new(),
             });
             entry.providers.extend(m.providers.iter().cloned());
+            entry.modules.insert(m.dir.clone());
         }
     }
     roots.into_values().collect()

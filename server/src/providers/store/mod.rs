@@ -2,21 +2,27 @@
 //! files the user gave, Terraform's builtin provider (recorded), the on-disk cache
 //! (`cache.rs`), and the provider binaries `terraform init` installed, started once per
 //! binary and cached. Schemas are held as lazy entries (`entry.rs`): a body is converted
-//! on its first lookup.
+//! on its first lookup. Each root module gets the schemas of the versions its lock file
+//! pins (`view.rs`); a reload resolves only the roots whose needs or installed providers
+//! changed (`SchemaStore::load_changed`). Packed packages from mirrors are unpacked into
+//! the cache (`packages.rs`).
 //!
-//! Trust: a binary inside the workspace (its `.terraform` directory) is code that came
-//! with the workspace and runs only when `run_plugins` allows it; binaries in the
-//! plugin cache, mirrors and `dev_overrides` of the user's CLI configuration, and the
-//! cache itself, are the user's own.
+//! Trust: a binary inside the workspace (its `.terraform` directory, or the root's
+//! `terraform.d/plugins` implied mirror) is code that came with the workspace and runs
+//! only when `run_plugins` allows it; binaries in the plugin cache, mirrors (configured
+//! or implied) and `dev_overrides` of the user's CLI configuration, and the cache
+//! itself, are the user's own.
 
 mod binaries;
 mod cache;
 mod discovery;
 mod entry;
 mod files;
+mod packages;
 mod status;
+mod view;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,10 +35,12 @@ pub use cache::{Cache, CacheKey, StartGuard, StartRight};
 pub use discovery::{root_modules, Lock, ModuleProviders, RootModule};
 pub use entry::{encode, CorruptEntry, EntryInfo, LazySchema};
 pub use files::{import_schema_file, read_file_providers, ImportError};
+pub use packages::{unpack, unpacked_executable, UnpackError, UnpackLimits, UNPACK_LIMITS};
 pub use status::{LoadedFrom, ProviderStatus, SchemaState};
+use view::{Loaded, SchemaView};
 
 use super::cli_config::{load as load_cli_config, CliConfig, Environment};
-use super::locate::{data_dir, locate, NotFound, Origin};
+use super::locate::{data_dir, locate, NotFound, Origin, Package};
 use super::schema_file::write_provider;
 use crate::schema::{
     Dialect, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
@@ -59,19 +67,30 @@ pub struct StoreOptions {
 /// The provider schemas of a workspace, and how each was found.
 #[derive(Debug, Default)]
 pub struct SchemaStore {
-    schemas: BTreeMap<ProviderAddress, Arc<Loaded>>,
+    /// What a module no root module owns is analysed with: the schema files'
+    /// providers, then the first root's version of each other provider.
+    default: SchemaView,
+    /// Each root module's schemas, by its directory.
+    roots: BTreeMap<PathBuf, RootSchemas>,
+    /// The root module whose schemas each module is analysed with (the first root, by
+    /// directory, that owns it).
+    module_roots: BTreeMap<PathBuf, PathBuf>,
     statuses: Vec<ProviderStatus>,
     /// Schema files that could not be read, each as one line.
     file_errors: Vec<String>,
 }
 
-/// One provider's schema and where it came from.
+/// The schemas of the versions one root module locks.
 #[derive(Debug)]
-struct Loaded {
-    schema: LazySchema,
-    version: Option<String>,
-    from: LoadedFrom,
+struct RootSchemas {
+    root: RootModule,
+    view: Arc<SchemaView>,
+    statuses: Vec<ProviderStatus>,
 }
+
+/// Schemas already loaded in one `SchemaStore::load`, by provider and locked version:
+/// roots locking the same version share one.
+type ByVersion = HashMap<(ProviderAddress, Option<String>), Arc<Loaded>>;
 
 impl SchemaStore {
     /// Finds the schemas of the providers `modules` need; never fails: what cannot be
@@ -81,18 +100,50 @@ impl SchemaStore {
         modules: &[ModuleProviders],
         env: &dyn Environment,
     ) -> Self {
+        Self::load_changed(None, options, modules, env, &BTreeSet::new())
+    }
+
+    /// Like `load`, but a root module that `previous` (loaded with the same options)
+    /// resolved keeps its schemas when it needs the same (lock file, providers) and is
+    /// not in `changed` (roots whose installed providers changed): only the affected
+    /// roots are resolved again.
+    pub fn load_changed(
+        previous: Option<&SchemaStore>,
+        options: &StoreOptions,
+        modules: &[ModuleProviders],
+        env: &dyn Environment,
+        changed: &BTreeSet<PathBuf>,
+    ) -> Self {
         let mut store = Self::default();
+        let mut files = SchemaView::default();
         for path in &options.files {
-            store.load_file(path);
+            store.load_file(path, &mut files);
         }
-        let roots = root_modules(modules);
+        store.default = files.clone();
         let mut loader = Loader::new(options, env);
-        for root in &roots {
-            for provider in &root.providers {
-                if let Some(status) = store.load_provider(&mut loader, root, provider) {
-                    store.statuses.push(status);
-                }
+        let mut by_version = ByVersion::new();
+        for root in root_modules(modules) {
+            let reused = previous
+                .and_then(|p| p.roots.get(&root.dir))
+                .filter(|r| r.root.needs_same(&root) && !changed.contains(&root.dir));
+            let schemas = match reused {
+                Some(r) => RootSchemas {
+                    view: r.view.clone(),
+                    statuses: r.statuses.clone(),
+                    root,
+                },
+                None => load_root(&mut loader, &files, &mut by_version, root),
+            };
+            for (address, loaded) in &schemas.view.schemas {
+                let first = store.default.schemas.entry(address.clone());
+                first.or_insert_with(|| loaded.clone());
             }
+            for module in &schemas.root.modules {
+                let owner = store.module_roots.entry(module.clone());
+                owner.or_insert_with(|| schemas.root.dir.clone());
+            }
+            store.statuses.extend(schemas.statuses.iter().cloned());
+            store.roots.insert(schemas.root.dir.clone(), schemas);
         }
         store
     }
@@ -107,10 +158,11 @@ impl SchemaStore {
         &self.file_errors
     }
 
-    /// Every loaded provider in the schema file format, for `strata schemas export`.
+    /// Every loaded provider in the schema file format, for `strata schemas export`
+    /// (one version of each: the first root's).
     pub fn to_schema_file(&self) -> Result<Value, CorruptEntry> {
         let mut providers = serde_json::Map::new();
-        for (address, loaded) in &self.schemas {
+        for (address, loaded) in &self.default.schemas {
             providers.insert(address.to_string(), loaded.schema.to_json()?);
         }
         Ok(serde_json::json!({
@@ -119,13 +171,26 @@ impl SchemaStore {
         }))
     }
 
-    /// Adds the providers of one schema file, or a failed status for it.
-    fn load_file(&mut self, path: &Path) {
+    /// Adds the providers of one schema file to `files`, or a failed status for it.
+    fn load_file(&mut self, path: &Path, files: &mut SchemaView) {
         match read_file_providers(path) {
             Ok(providers) => {
                 for (address, schema) in providers {
                     let from = LoadedFrom::File(path.to_path_buf());
-                    self.add(address, schema, None, from, None);
+                    self.statuses.push(ProviderStatus {
+                        provider: address.clone(),
+                        root: None,
+                        state: SchemaState::Loaded {
+                            version: None,
+                            from: from.clone(),
+                        },
+                    });
+                    let loaded = Loaded {
+                        schema,
+                        version: None,
+                        from,
+                    };
+                    files.schemas.insert(address, Arc::new(loaded));
                 }
             }
             Err(e) => self
@@ -133,83 +198,82 @@ impl SchemaStore {
                 .push(format!("cannot read the schema file {}", error_chain(&e))),
         }
     }
+}
 
-    /// Records a loaded schema and its status.
-    fn add(
-        &mut self,
-        address: ProviderAddress,
-        schema: LazySchema,
-        version: Option<String>,
-        from: LoadedFrom,
-        root: Option<&Path>,
-    ) {
-        self.statuses.push(ProviderStatus {
-            provider: address.clone(),
-            root: root.map(Path::to_path_buf),
-            state: SchemaState::Loaded {
-                version: version.clone(),
-                from: from.clone(),
-            },
-        });
-        let loaded = Loaded {
-            schema,
-            version,
-            from,
-        };
-        self.schemas.insert(address, Arc::new(loaded));
-    }
-
-    /// Finds one provider of one root module; the status to record when it is not
-    /// added (`add` records its own).
-    fn load_provider(
-        &mut self,
-        loader: &mut Loader<'_>,
-        root: &RootModule,
-        provider: &ProviderAddress,
-    ) -> Option<ProviderStatus> {
-        let status = |state| {
-            Some(ProviderStatus {
-                provider: provider.clone(),
-                root: Some(root.dir.clone()),
-                state,
-            })
-        };
+/// Finds every provider of one root module at the version its lock file pins: a schema
+/// file's wins, a version another root already loaded is shared.
+fn load_root(
+    loader: &mut Loader<'_>,
+    files: &SchemaView,
+    by_version: &mut ByVersion,
+    root: RootModule,
+) -> RootSchemas {
+    let mut view = files.clone();
+    let mut statuses = Vec::new();
+    for provider in &root.providers {
+        if files.schemas.contains_key(provider) {
+            continue;
+        }
         let locked_version = match &root.lock {
             Lock::Read(locked) => locked.get(provider).map(|l| l.version.clone()),
             _ => None,
         };
-        if let Some(loaded) = self.schemas.get(provider) {
-            let same = matches!(loaded.from, LoadedFrom::File(_) | LoadedFrom::Builtin)
-                || locked_version.is_none()
-                || loaded.version == locked_version;
-            if same {
-                return None;
-            }
-            return status(SchemaState::OtherVersion {
-                version: locked_version,
-                used: loaded.version.clone(),
-            });
-        }
-        if provider.is_builtin() {
-            return match builtin(provider) {
-                Ok(schema) => {
-                    self.add(provider.clone(), schema, None, LoadedFrom::Builtin, None);
-                    None
+        let key = (provider.clone(), locked_version.clone());
+        let found = match by_version.get(&key) {
+            Some(loaded) => Ok(loaded.clone()),
+            None => load_provider(loader, &root, provider, locked_version),
+        };
+        let state = match found {
+            Ok(loaded) => {
+                by_version.insert(key, loaded.clone());
+                view.schemas.insert(provider.clone(), loaded.clone());
+                SchemaState::Loaded {
+                    version: loaded.version.clone(),
+                    from: loaded.from.clone(),
                 }
-                Err(error) => status(SchemaState::Failed { error }),
-            };
-        }
-        match loader.find(root, provider, locked_version.as_deref()) {
-            Ok((schema, from)) => {
-                let version = schema.info().version.clone().or(locked_version);
-                self.add(provider.clone(), schema, version, from, Some(&root.dir));
-                None
             }
-            Err(state) => status(state),
-        }
+            Err(state) => state,
+        };
+        statuses.push(ProviderStatus {
+            provider: provider.clone(),
+            root: Some(root.dir.clone()),
+            state,
+        });
+    }
+    RootSchemas {
+        root,
+        view: Arc::new(view),
+        statuses,
     }
 }
 
+/// The schema of one provider of one root module at `locked_version`, or why there is
+/// none.
+fn load_provider(
+    loader: &mut Loader<'_>,
+    root: &RootModule,
+    provider: &ProviderAddress,
+    locked_version: Option<String>,
+) -> Result<Arc<Loaded>, SchemaState> {
+    if provider.is_builtin() {
+        let schema = builtin(provider).map_err(|error| SchemaState::Failed { error })?;
+        return Ok(Arc::new(Loaded {
+            schema,
+            version: None,
+            from: LoadedFrom::Builtin,
+        }));
+    }
+    let (schema, from) = loader.find(root, provider, locked_version.as_deref())?;
+    let version = schema.info().version.clone().or(locked_version);
+    Ok(Arc::new(Loaded {
+        schema,
+        version,
+        from,
+    }))
+}
+
+/// The store answers with the schemas of modules no root owns; each module's own are
+/// its root's (`for_module`).
 impl ProviderSchemaSource for SchemaStore {
     fn lookup(
         &self,
@@ -217,37 +281,25 @@ impl ProviderSchemaSource for SchemaStore {
         kind: ProviderBody,
         type_name: &str,
     ) -> SchemaLookup {
-        match self.schemas.get(provider) {
-            Some(loaded) => loaded.schema.lookup(kind, type_name),
-            None => SchemaLookup::Unavailable,
-        }
+        self.default.lookup(provider, kind, type_name)
     }
 
     fn origin(&self, provider: &ProviderAddress) -> Option<SchemaOrigin> {
-        let loaded = self.schemas.get(provider)?;
-        let from = match &loaded.from {
-            LoadedFrom::File(p) => p.display().to_string(),
-            LoadedFrom::Cache(_) => format!("the cache ({})", loaded.schema.info().read_from),
-            LoadedFrom::Binary(p) => p.display().to_string(),
-            LoadedFrom::Builtin => "Terraform's builtin provider".into(),
-        };
-        Some(SchemaOrigin {
-            version: loaded.version.clone(),
-            from,
-        })
+        self.default.origin(provider)
     }
 
     fn providers(&self) -> Vec<ProviderAddress> {
-        self.schemas.keys().cloned().collect()
+        self.default.providers()
     }
 
-    /// The type names of body `kind` of `provider` (empty when its schema is unknown),
-    /// without converting anything.
     fn type_names(&self, provider: &ProviderAddress, kind: ProviderBody) -> Vec<String> {
-        self.schemas.get(provider).map_or_else(Vec::new, |loaded| {
-            let names = loaded.schema.type_names(kind);
-            names.into_iter().map(str::to_string).collect()
-        })
+        self.default.type_names(provider, kind)
+    }
+
+    fn for_module(&self, dir: &Path) -> Option<Arc<dyn ProviderSchemaSource>> {
+        let root = self.module_roots.get(dir)?;
+        let view = self.roots.get(root)?.view.clone();
+        Some(view)
     }
 }
 
@@ -302,7 +354,10 @@ impl<'a> Loader<'a> {
         let why = match located {
             Ok(found) => {
                 let trusted = found.origin != Origin::Workspace || self.options.run_plugins;
-                match self.binary_schema(provider, version, &found.binary, trusted) {
+                let schema = self
+                    .package_binary(provider, &found.package)
+                    .and_then(|binary| self.binary_schema(provider, version, &binary, trusted));
+                match schema {
                     Ok(loaded) => return Ok(loaded),
                     Err(why) => why,
                 }
@@ -339,6 +394,28 @@ impl<'a> Loader<'a> {
             }
             None => Err(why),
         }
+    }
+
+    /// The executable of a package: a packed one is unpacked into the cache first
+    /// (which needs a cache).
+    fn package_binary(
+        &self,
+        provider: &ProviderAddress,
+        package: &Package,
+    ) -> Result<PathBuf, SchemaState> {
+        let archive = match package {
+            Package::Binary(binary) => return Ok(binary.clone()),
+            Package::Archive(archive) => archive,
+        };
+        let failed = |why: String| SchemaState::Failed {
+            error: format!("cannot unpack {}: {why}", archive.display()),
+        };
+        let (Some(cache), Some(hashes)) = (self.options.cache.as_ref(), self.hashes.as_ref())
+        else {
+            return Err(failed("no cache directory to unpack it into".into()));
+        };
+        unpacked_executable(cache, hashes, archive, &provider.type_name, &UNPACK_LIMITS)
+            .map_err(|e| failed(e.to_string()))
     }
 
     /// The schema of the binary at `binary`: from the cache by its hash, else started

@@ -53,15 +53,6 @@ pub enum SchemaState {
         /// The platform looked for (`linux_amd64`).
         platform: String,
     },
-    /// Another root module's version of the provider is in use (one schema per provider
-    /// serves every module).
-    #[serde(rename_all = "camelCase")]
-    OtherVersion {
-        /// The version this root locks.
-        version: Option<String>,
-        /// The version in use.
-        used: Option<String>,
-    },
     /// Reading the schema failed.
     #[serde(rename_all = "camelCase")]
     Failed {
@@ -137,12 +128,6 @@ impl fmt::Display for SchemaState {
             SchemaState::Missing { version, platform } => write!(
                 f,
                 "no schema: version {version} is not installed for {platform} (run terraform init)"
-            ),
-            SchemaState::OtherVersion { version, used } => write!(
-                f,
-                "this module locks {}; the schema of {} is in use",
-                version.as_deref().unwrap_or("no version"),
-                used.as_deref().unwrap_or("another version")
             ),
             SchemaState::Failed { error } => write!(f, "no schema: {error}"),
         }
