@@ -119,8 +119,9 @@ pub enum Reload {
 }
 
 /// The root module whose installed providers a watched file belongs to: the directory
-/// holding the `.terraform` data directory or the `terraform.d` implied mirror it is in,
-/// or holding a changed lock file. `None` for any other file.
+/// holding the `.terraform/providers` or `terraform.d/plugins` directory it is in, or
+/// holding a changed lock file. `None` for any other file (modules `terraform init`
+/// downloads into `.terraform/modules` are configuration files).
 pub fn installation_root(path: &Path) -> Option<PathBuf> {
     if path.file_name() == Some(crate::providers::LOCK_FILE_NAME.as_ref()) {
         return path.parent().map(Path::to_path_buf);
@@ -128,12 +129,16 @@ pub fn installation_root(path: &Path) -> Option<PathBuf> {
     let mut root = PathBuf::new();
     let mut parts = path.components().peekable();
     while let Some(part) = parts.next() {
-        let plugins = parts.peek() == Some(&Component::Normal("plugins".as_ref()));
-        match part {
-            Component::Normal(name) if name == ".terraform" => return Some(root),
-            Component::Normal(name) if name == "terraform.d" && plugins => return Some(root),
-            other => root.push(other),
+        let next = parts.peek().map(|p| p.as_os_str());
+        let installed = match part {
+            Component::Normal(name) if name == ".terraform" => next == Some("providers".as_ref()),
+            Component::Normal(name) if name == "terraform.d" => next == Some("plugins".as_ref()),
+            _ => false,
+        };
+        if installed {
+            return Some(root);
         }
+        root.push(part);
     }
     None
 }
@@ -337,7 +342,8 @@ mod tests {
         assert!(!is_installed_provider(Path::new(lock)));
         assert!(is_installed_provider(Path::new(installed)));
         assert!(is_installed_provider(Path::new(vendored)));
-        for other in ["/w/live/main.tf", "/w/terraform.d/other/x.tf"] {
+        let downloaded = "/w/live/.terraform/modules/vpc/main.tf";
+        for other in ["/w/live/main.tf", "/w/terraform.d/other/x.tf", downloaded] {
             assert_eq!(root(other), None, "{other}");
         }
     }
