@@ -207,13 +207,16 @@ impl ProviderSchemas {
         // Loading and applying (which rebuilds every module) both block: off the async
         // threads. A newer load's result wins.
         let loaded = tokio::task::spawn_blocking(move || {
-            let before = this.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            let (full, changed) = {
+            // What the last applied load left, and what was asked since, read together:
+            // a load applies (and records itself as the last) under the same lock.
+            let (before, full, changed) = {
                 let requests = this.lock_requests();
-                (requests.full, requests.roots.clone())
+                let before = this.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                (before, requests.full, requests.roots.clone())
             };
             let previous = before.as_deref().filter(|_| !full);
             let store = Arc::new(ws.reload_provider_schema_store(&options, previous, &changed));
+            // Held while applying, so that an older load never replaces a newer one.
             let mut requests = this.lock_requests();
             if requests.generation != generation {
                 return None;
@@ -222,6 +225,7 @@ impl ProviderSchemas {
                 generation,
                 ..Requests::default()
             };
+            *this.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(store.clone());
             // No schema before and none now: checking every module again would change
             // nothing (a workspace without lock files, right after indexing).
             let had_schemas = before.is_some_and(|b| !b.providers().is_empty());
@@ -241,7 +245,6 @@ impl ProviderSchemas {
                 return;
             }
         };
-        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(store.clone());
         self.loading.store(false, Ordering::SeqCst);
         if changed {
             for module in workspace.modules() {
