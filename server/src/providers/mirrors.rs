@@ -12,7 +12,8 @@
 //! `plugins` under the platform's data directories for the application "Terraform"
 //! (XDG's `$XDG_DATA_HOME` or `~/.local/share`, then `$XDG_DATA_DIRS` or
 //! `/usr/local/share`, `/usr/share`, each with `terraform/`; on macOS
-//! `Application Support/io.terraform` in `~/Library` and `/Library`).
+//! `Application Support/io.terraform` in `~/Library` and `/Library`; on Windows
+//! `%APPDATA%\terraform.d` and `%APPDATA%\HashiCorp\Terraform`).
 
 use std::path::{Path, PathBuf};
 
@@ -116,7 +117,8 @@ fn cli_data_dirs(env: &dyn Environment, dialect: Dialect) -> Vec<PathBuf> {
 
 /// The platform's data directories of the application "Terraform", as go-userdirs
 /// names them (both dialects use Terraform's): XDG on Linux and other Unixes, Apple's
-/// `Application Support` on macOS; none on Windows, where Strata does not search them.
+/// `Application Support` on macOS, the roaming application data's `HashiCorp\Terraform`
+/// on Windows (`%APPDATA%`, which is that known folder).
 fn platform_data_dirs(env: &dyn Environment) -> Vec<PathBuf> {
     if cfg!(target_os = "macos") {
         let bundle = "io.terraform";
@@ -127,7 +129,11 @@ fn platform_data_dirs(env: &dyn Environment) -> Vec<PathBuf> {
         return user.into_iter().chain([global]).collect();
     }
     if cfg!(windows) {
-        return Vec::new();
+        let roaming = env.var("APPDATA").map(PathBuf::from);
+        return roaming
+            .map(|d| d.join("HashiCorp").join("Terraform"))
+            .into_iter()
+            .collect();
     }
     // Relative values are ignored, as the XDG specification says.
     let home_data = env
