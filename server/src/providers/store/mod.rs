@@ -354,9 +354,15 @@ impl<'a> Loader<'a> {
         let why = match located {
             Ok(found) => {
                 let trusted = found.origin != Origin::Workspace || self.options.run_plugins;
-                let schema = self
-                    .package_binary(provider, &found.package)
-                    .and_then(|binary| self.binary_schema(provider, version, &binary, trusted));
+                let schema = match &found.package {
+                    // A workspace's archive is not even unpacked when it may not run.
+                    Package::Archive(archive) if !trusted => Err(SchemaState::Untrusted {
+                        binary: archive.clone(),
+                    }),
+                    package => self
+                        .package_binary(provider, package)
+                        .and_then(|binary| self.binary_schema(provider, version, &binary, trusted)),
+                };
                 match schema {
                     Ok(loaded) => return Ok(loaded),
                     Err(why) => why,

@@ -4,6 +4,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::providers::current_platform;
+use crate::providers::store::tests::{env, module, AWS};
+use crate::providers::store::{SchemaState, SchemaStore, StoreOptions};
 use crate::providers::tests::scratch;
 
 /// Writes a zip archive of `entries` (name, Unix mode, content) at `path`.
@@ -133,4 +136,30 @@ fn hostile_archives_are_refused_and_leave_nothing_behind() {
     // Nothing half-unpacked stays in the cache.
     let left: Vec<String> = files_under(&cache.dir().join("packages"));
     assert_eq!(left, Vec::<String>::new());
+}
+
+#[test]
+fn a_packed_package_in_the_workspace_is_not_unpacked_unless_it_may_run() {
+    let (dir, cache, _) = setup("packages-untrusted");
+    let root = module(
+        &dir.join("root"),
+        &["hashicorp/aws"],
+        Some(&[(AWS, "5.1.0")]),
+    );
+    let vendored = dir.join("root/terraform.d/plugins/registry.terraform.io/hashicorp/aws");
+    std::fs::create_dir_all(&vendored).unwrap();
+    let zip = vendored.join(format!(
+        "terraform-provider-aws_5.1.0_{}.zip",
+        current_platform()
+    ));
+    write_zip(&zip, &[(BINARY, 0o755, b"#!/bin/sh\nexit 1\n")]);
+    let options = StoreOptions {
+        files: Vec::new(),
+        run_plugins: false,
+        cache: Some(cache.clone()),
+    };
+    let store = SchemaStore::load(&options, &[root], &env(&dir));
+    let state = &store.statuses()[0].state;
+    assert_eq!(state, &SchemaState::Untrusted { binary: zip });
+    assert!(!cache.dir().join("packages").exists());
 }
