@@ -33,7 +33,8 @@ pub use provider::{
 };
 pub use provider_address::{default_registry, ProviderAddress};
 pub use provider_source::{
-    LoadedProviderSchemas, NoProviderSchemas, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
+    FunctionLookup, LoadedProviderSchemas, NoProviderSchemas, ProviderSchemaSource, SchemaLookup,
+    SchemaOrigin,
 };
 pub use value_type::ValueType;
 

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{ProviderAddress, ProviderBody, ProviderSchema, ResourceSchema};
+use super::{ProviderAddress, ProviderBody, ProviderFunction, ProviderSchema, ResourceSchema};
 
 /// What a source knows of one body of one provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +27,32 @@ impl SchemaLookup {
         match self {
             SchemaLookup::Found(schema) => Some(schema),
             _ => None,
+        }
+    }
+}
+
+/// What a source knows of one provider-defined function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FunctionLookup {
+    /// The provider's schema is known and offers the function.
+    Found(Box<ProviderFunction>),
+    /// The provider's schema is known and offers other functions, not this one.
+    NoSuchFunction,
+    /// The provider's schema is known and offers no function at all (Terraform then
+    /// suspects the provider is not required, and says so).
+    NoFunctions,
+    /// Nothing is known of the provider's functions: rules that need them stay quiet.
+    Unavailable,
+}
+
+impl FunctionLookup {
+    /// What a provider's functions (`ProviderSchema::functions`) say of the function
+    /// `name`.
+    pub fn among(functions: &BTreeMap<Box<str>, ProviderFunction>, name: &str) -> Self {
+        match functions.get(name) {
+            Some(f) => FunctionLookup::Found(Box::new(f.clone())),
+            None if functions.is_empty() => FunctionLookup::NoFunctions,
+            None => FunctionLookup::NoSuchFunction,
         }
     }
 }
@@ -63,6 +89,12 @@ pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
     /// ("Did you mean"); empty when unknown.
     fn type_names(&self, _provider: &ProviderAddress, _kind: ProviderBody) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The function `name` (without the `provider::<local>::` prefix) of the provider at
+    /// `provider`; `Unavailable` unless the source knows the provider's functions.
+    fn function(&self, _provider: &ProviderAddress, _name: &str) -> FunctionLookup {
+        FunctionLookup::Unavailable
     }
 }
 
@@ -129,5 +161,12 @@ impl ProviderSchemaSource for LoadedProviderSchemas {
             _ => return Vec::new(),
         };
         types.keys().map(|t| t.to_string()).collect()
+    }
+
+    fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
+        match self.schemas.get(provider) {
+            Some((schema, _)) => FunctionLookup::among(&schema.functions, name),
+            None => FunctionLookup::Unavailable,
+        }
     }
 }

@@ -35,7 +35,8 @@ use super::cli_config::{load as load_cli_config, CliConfig, Environment};
 use super::locate::{data_dir, locate, NotFound, Origin};
 use super::schema_file::write_provider;
 use crate::schema::{
-    Dialect, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
+    Dialect, FunctionLookup, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup,
+    SchemaOrigin,
 };
 
 /// Terraform's builtin provider, as `terraform providers schema -json` (1.11.4) prints
@@ -248,6 +249,13 @@ impl ProviderSchemaSource for SchemaStore {
             let names = loaded.schema.type_names(kind);
             names.into_iter().map(str::to_string).collect()
         })
+    }
+
+    fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
+        match self.schemas.get(provider) {
+            Some(loaded) => loaded.schema.function(name),
+            None => FunctionLookup::Unavailable,
+        }
     }
 }
 
