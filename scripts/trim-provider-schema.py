@@ -6,7 +6,8 @@ ephemeral resource types those the modules' `resource`, `data` and `ephemeral` b
 plus every type Terraform could name in a message about them: the types of any mode within
 an edit distance of less than three of a named type (its "Did you mean" candidates) and the
 same name in the other modes ("Did you intend to use the data source ..."). Functions are
-dropped. The full AWS schema is tens of megabytes; the trimmed one holds a few types.
+kept, all of them (a provider has a few, and which ones a module lacks is a rule too).
+The full AWS schema is tens of megabytes; the trimmed one holds a few types.
 
 Usage: scripts/trim-provider-schema.py FULL.json OUT.json MODULE_DIR ...
 """
@@ -60,6 +61,8 @@ def main():
             }
             if keep:
                 trimmed[kind] = dict(sorted(keep.items()))
+        if schema.get("functions"):
+            trimmed["functions"] = schema["functions"]
         out["provider_schemas"][address] = trimmed
     pathlib.Path(sys.argv[2]).write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
 

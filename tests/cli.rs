@@ -635,3 +635,41 @@ fn a_removed_resource_still_declared_fails_the_plan_not_the_check() {
         .collect();
     assert_eq!(errors, ["Removed resource still exists"]);
 }
+
+/// Strata never calls a provider: a provider-defined function's call plans as an unknown
+/// value, with or without the provider's schema; with it, an argument its parameter
+/// refuses is the plan's error, as HCL's conversion makes it before Terraform calls the
+/// provider.
+#[test]
+fn provider_function_calls_plan_as_unknown_values() {
+    let dir = TempDir::new("plan-provider-functions");
+    let required =
+        "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n";
+    let resource = "resource \"terraform_data\" \"a\" {\n  input = provider::aws::arn_parse(\"arn:aws:iam::123456789012:role/x\").region\n}\n";
+    dir.write("main.tf", &format!("{required}{resource}"));
+    let schemas = fixture("validate-providers/schemas.json");
+    let path = dir.path().to_str().unwrap();
+    for extra in [&[][..], &["--provider-schemas", &schemas][..]] {
+        let mut args = vec!["plan", path, "--format", "json"];
+        args.extend_from_slice(extra);
+        let plan = json_of(&strata(&args));
+        assert_eq!(plan["errors"], serde_json::json!([]), "{plan}");
+        let change = &plan["resource_changes"][0]["change"];
+        assert_eq!(change["after_unknown"]["input"], true, "{plan}");
+    }
+    let refused =
+        "resource \"terraform_data\" \"b\" {\n  input = provider::aws::arn_parse({})\n}\n";
+    dir.write("main.tf", &format!("{required}{refused}"));
+    let plan = json_of(&strata(&[
+        "plan",
+        path,
+        "--format",
+        "json",
+        "--provider-schemas",
+        &schemas,
+    ]));
+    assert_eq!(
+        plan["errors"][0]["detail"], "Invalid value for \"arn\" parameter: string required.",
+        "{plan}"
+    );
+}

@@ -146,3 +146,44 @@ fn hover_without_schemas_shows_only_the_merge() {
     let argument = hover(&mut client, &u, 5, 4);
     assert!(argument.starts_with("```hcl\ninstance_type"), "{argument}");
 }
+
+#[test]
+fn hover_documents_provider_defined_functions_from_the_schema() {
+    let dir = TempDir::new("hover-functions");
+    let text = r#"terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+
+locals {
+  region  = provider::aws::arn_parse("arn:aws:iam::123456789012:role/x").region
+  unknown = provider::aws::nope(1)
+  other   = provider::awscc::arn_parse("x")
+}
+"#;
+    let path = dir.write("main.tf", text);
+    let mut client = start_with_schemas(&dir);
+    let u = client.open(&path, text, 1);
+
+    let function = hover(&mut client, &u, 9, 24);
+    assert!(
+        function.starts_with("```hcl\nprovider::aws::arn_parse(arn string) object({"),
+        "{function}"
+    );
+    assert!(
+        function.contains("\n\nParameters:\n- `arn`: `string`"),
+        "{function}"
+    );
+    assert!(
+        function.contains("Provider `registry.terraform.io/hashicorp/aws`, schema from `"),
+        "{function}"
+    );
+    // A function the provider lacks, and a provider the module does not require.
+    for line in [10, 11] {
+        let other = hover(&mut client, &u, line, 24);
+        assert!(!other.contains("Parameters:"), "{other}");
+    }
+}

@@ -24,16 +24,22 @@ fn mirror() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/opt/tf-plugins"))
 }
 
-fn recorded() -> ProviderSchema {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fixtures/providers/schemas.json"
+/// The AWS provider as `terraform providers schema -json` recorded it in
+/// `fixtures/providers/<file>`.
+fn recorded_in(file: &str) -> ProviderSchema {
+    let path = format!(
+        "{}/../fixtures/providers/{file}",
+        env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(path).expect("fixture");
     read_schema_file(&text)
         .expect("fixture reads")
         .remove(AWS)
         .expect("aws")
+}
+
+fn recorded() -> ProviderSchema {
+    recorded_in("schemas.json")
 }
 
 /// What the JSON format cannot say is dropped, so that the two sources compare.
@@ -48,8 +54,9 @@ fn comparable(mut schema: ProviderSchema) -> ProviderSchema {
     schema
 }
 
-#[test]
-fn the_aws_provider_gives_the_schema_terraform_records() {
+/// The AWS provider's binary in the mirror, or `None` (said SKIPPED for `test`) when it
+/// is absent and `STRATA_REQUIRE_PROVIDERS=1` does not make that a failure.
+fn aws_binary(test: &str) -> Option<PathBuf> {
     let config = CliConfig {
         provider_installation: true,
         filesystem_mirrors: vec![FilesystemMirror {
@@ -62,7 +69,7 @@ fn the_aws_provider_gives_the_schema_terraform_records() {
     let aws = ProviderAddress::parse("hashicorp/aws", Dialect::Terraform).unwrap();
     let root = std::env::temp_dir();
     let env = ProcessEnvironment;
-    let found = match locate(
+    match locate(
         &aws,
         Some("5.100.0"),
         &root,
@@ -70,23 +77,35 @@ fn the_aws_provider_gives_the_schema_terraform_records() {
         &env,
         Dialect::Terraform,
     ) {
-        Ok(found) => found,
+        Ok(found) => {
+            assert_eq!(found.origin, providers::Origin::Mirror);
+            Some(found.package.path().to_path_buf())
+        }
         Err(why) if std::env::var("STRATA_REQUIRE_PROVIDERS").as_deref() == Ok("1") => {
             panic!("STRATA_REQUIRE_PROVIDERS=1 but {why}")
         }
         Err(why) => {
-            let test = "the_aws_provider_gives_the_schema_terraform_records";
             support::skip(test, &why.to_string());
-            return;
+            None
         }
-    };
-    assert_eq!(found.origin, providers::Origin::Mirror);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .unwrap();
-    let loaded = runtime
-        .block_on(plugin::load_schema(found.package.path()))
+        .unwrap()
+}
+
+#[test]
+fn the_aws_provider_gives_the_schema_terraform_records() {
+    let Some(binary) = aws_binary("the_aws_provider_gives_the_schema_terraform_records") else {
+        return;
+    };
+    let aws = ProviderAddress::parse("hashicorp/aws", Dialect::Terraform).unwrap();
+    let loaded = runtime()
+        .block_on(plugin::load_schema(&binary))
         .unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "first schema load of {aws} 5.100.0 (protocol {}): {:?}, {} resource types",
@@ -116,4 +135,30 @@ fn the_aws_provider_gives_the_schema_terraform_records() {
     assert_eq!(got.data_sources.len(), 608);
     assert_eq!(got.ephemeral_resources.len(), 7);
     assert_eq!(got.functions, want.functions);
+}
+
+#[test]
+fn the_aws_provider_offers_the_functions_terraform_records() {
+    let test = "the_aws_provider_offers_the_functions_terraform_records";
+    let Some(binary) = aws_binary(test) else {
+        return;
+    };
+    // Recorded by scripts/record-provider-functions.py.
+    let want = recorded_in("functions.json").functions;
+    assert_eq!(
+        want.keys().map(|k| &**k).collect::<Vec<_>>(),
+        ["arn_build", "arn_parse", "trim_iam_role_path"]
+    );
+    let runtime = runtime();
+    // In the schema's response, where Terraform reads them.
+    let schema = runtime.block_on(plugin::load_schema(&binary)).unwrap();
+    assert_eq!(comparable(schema.schema).functions, want);
+    // GetFunctions gives the same, alone.
+    let functions = runtime
+        .block_on(plugin::load_functions(&binary))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(functions.warnings.is_empty(), "{:?}", functions.warnings);
+    assert_eq!(functions.protocol_version, 5);
+    assert!(functions.schema.resources.is_empty());
+    assert_eq!(comparable(functions.schema).functions, want);
 }

@@ -605,3 +605,56 @@ fn the_server_follows_terraform_init_root_by_root() {
         ]
     );
 }
+
+/// End to end: `strata check` of an initialised module reads the AWS provider's functions
+/// from its binary (then the cache) and reports calls as `terraform validate` does.
+#[test]
+fn check_reports_provider_function_calls_with_the_aws_provider() {
+    let test = "check_reports_provider_function_calls_with_the_aws_provider";
+    let Some(provider) = require(test, aws(), "the AWS provider 5.100.0") else {
+        return;
+    };
+    let dir = initialised(&provider);
+    dir.write(
+        "functions.tf",
+        "locals {\n  ok      = provider::aws::arn_parse(\"arn:aws:iam::123456789012:role/x\").region\n  nope    = provider::aws::nope()\n  refused = provider::aws::arn_parse({})\n}\n",
+    );
+    let cache = TempDir::new("schema-store-functions-cache");
+    let config = cache.write("empty.tfrc", "");
+    for _ in 0..2 {
+        let out = Command::new(support::strata_bin())
+            .args(["check", "--format", "json"])
+            .current_dir(dir.path())
+            .env("STRATA_CACHE_DIR", cache.path())
+            .env("TF_CLI_CONFIG_FILE", &config)
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let found: Vec<(&str, &str)> = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["summary"].as_str().unwrap(),
+                    d["detail"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "Unknown provider function",
+                    "The function \"nope\" is not available from the provider \"aws\"."
+                ),
+                (
+                    "Invalid function argument",
+                    "Invalid value for \"arn\" parameter: string required."
+                ),
+            ],
+            "{json}"
+        );
+    }
+    assert_eq!(starts(&dir), 1, "the second check reads the cache");
+}

@@ -38,6 +38,9 @@ const HCL_ERRORS: &[&str] = &[
     "Invalid index",
     "Attempt to index null value",
     "Invalid template interpolation value",
+    // Only once an argument is expanded with `...`: `functions.rs` counts the others.
+    "Not enough function arguments",
+    "Too many function arguments",
 ];
 
 /// The code to report an evaluation error with, when it is in Terraform's words and not

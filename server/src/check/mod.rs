@@ -34,6 +34,7 @@ mod modules;
 mod overrides;
 mod provider_bodies;
 mod provider_configs;
+mod provider_functions;
 mod provider_lookup;
 mod providers;
 mod provisioners;
@@ -49,6 +50,8 @@ mod schemas;
 mod stages;
 mod syntax;
 mod terraform_block;
+#[cfg(test)]
+mod test_support;
 mod upstream;
 mod validations;
 mod variables;
@@ -275,11 +278,11 @@ fn walk(
     }
     let walked = evaluated::Walked::of(merged);
     // The names the walk gives, with the local values computed once for every family.
-    let scope = walk_scope::WalkScope::new(merged);
+    let scope = walk_scope::WalkScope::new(merged, schemas);
     contexts::check(merged, &walked, &mut out);
     walk_values::check(merged, &walked, &mut out);
     repetition::check(merged, &scope, &mut out);
-    functions::check(merged, &walked, &mut out);
+    functions::check(merged, &walked, schemas, &mut out);
     evaluation::check(merged, &walked, &scope, &mut out);
     ephemeral::check(merged, matches!(role, Role::Called(_)), &mut out);
     if crate::cancel::requested() {

@@ -29,6 +29,7 @@ use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
 use crate::eval::{evaluate, Value};
 use crate::merge::{MergedModule, Nested, Origin, Variable};
+use crate::schema::ProviderSchemaSource;
 use crate::syntax::{json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, Syntax};
 use crate::types::{type_mismatch, Type};
 
@@ -57,6 +58,8 @@ struct Rules<'a> {
     /// Whether the value is known (a child's), so that evaluation errors it causes are
     /// reported.
     given: bool,
+    /// The provider schemas, for provider-defined functions.
+    schemas: &'a dyn ProviderSchemaSource,
 }
 
 pub(super) fn check(
@@ -76,6 +79,7 @@ pub(super) fn check(
             value_at: ValueAt::Written(variable.provenance.decl),
             rule_path: &own,
             given: false,
+            schemas: scope.schemas(),
         };
         rules.run(value, out);
     }
@@ -100,6 +104,7 @@ pub(super) fn check(
                 value_at,
                 rule_path: &child_path,
                 given: true,
+                schemas: scope.schemas(),
             };
             rules.run(value, out);
         }
@@ -109,8 +114,8 @@ pub(super) fn check(
 impl Rules<'_> {
     fn run(&self, value: Value, out: &mut Vec<Diagnostic>) {
         let name = &self.variable.name;
-        let scope = WalkScope::with_variable(self.module, name, value);
-        let unknown = WalkScope::new(self.module);
+        let scope = WalkScope::with_variable(self.module, self.schemas, name, value);
+        let unknown = WalkScope::new(self.module, self.schemas);
         for rule in &self.variable.validations {
             let json = self.module.file(rule.file).syntax.syntax == Syntax::Json;
             let (Some(condition), Some(message)) = (
@@ -182,7 +187,7 @@ impl Rules<'_> {
             if let Some(template) = json_string_template(value) {
                 template.walk(&mut |e| {
                     if call.is_none() {
-                        call = call_problem(self.module, e);
+                        call = call_problem(self.module, self.schemas, e);
                     }
                 });
             }

@@ -10,6 +10,10 @@
 //! The one exception Terraform makes, a variable's own validation rules seeing the value
 //! it was given (`evalVariableValidations`), is `WalkScope::with_variable`.
 //!
+//! A call of a provider-defined function is an unknown value of its return type where
+//! the provider's schema gives its signature (`provider_functions.rs`), after the checks
+//! of its arguments; Terraform calls the provider, Strata never does.
+//!
 //! Every expression evaluated in one scope shares one evaluation budget, a plan's
 //! (`crate::limits::MAX_PLAN_STEPS`): each expression is bounded on its own, and so are a
 //! module's many. Once it is spent, evaluations fail with the budget's error, which is
@@ -18,14 +22,18 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
+use super::provider_functions::{namespaced, Namespaced};
 use crate::eval::{evaluate, Budget, EvalError, Scope, Value};
 use crate::merge::MergedModule;
+use crate::schema::{ProviderFunction, ProviderSchemaSource};
 use crate::syntax::Span;
 use crate::types::{parse_type_argument, Type};
 
 /// Names as the validate walk sees them in one module.
 pub struct WalkScope<'a> {
     module: &'a MergedModule,
+    /// The provider schemas, for the signatures of provider-defined functions.
+    schemas: &'a dyn ProviderSchemaSource,
     locals: RefCell<HashMap<String, Value>>,
     computing: RefCell<HashSet<String>>,
     /// The value of each variable looked up so far (reading its type is not free).
@@ -37,10 +45,11 @@ pub struct WalkScope<'a> {
 }
 
 impl<'a> WalkScope<'a> {
-    /// The validate walk's names in `module`.
-    pub fn new(module: &'a MergedModule) -> Self {
+    /// The validate walk's names in `module`, whose providers' schemas `schemas` holds.
+    pub fn new(module: &'a MergedModule, schemas: &'a dyn ProviderSchemaSource) -> Self {
         WalkScope {
             module,
+            schemas,
             locals: RefCell::default(),
             computing: RefCell::default(),
             variables: RefCell::default(),
@@ -51,11 +60,21 @@ impl<'a> WalkScope<'a> {
 
     /// The names a variable's validation rules see: the walk's, with the variable
     /// `name` set to `value`.
-    pub fn with_variable(module: &'a MergedModule, name: &str, value: Value) -> Self {
+    pub fn with_variable(
+        module: &'a MergedModule,
+        schemas: &'a dyn ProviderSchemaSource,
+        name: &str,
+        value: Value,
+    ) -> Self {
         WalkScope {
             validated: Some((name.to_string(), value)),
-            ..WalkScope::new(module)
+            ..WalkScope::new(module, schemas)
         }
+    }
+
+    /// The provider schemas this scope reads.
+    pub fn schemas(&self) -> &'a dyn ProviderSchemaSource {
+        self.schemas
     }
 
     /// `var.name`: unknown, of the variable's type constraint where it has a readable one.
@@ -110,31 +129,20 @@ impl Scope for WalkScope<'_> {
     fn budget(&self) -> Option<&Budget> {
         Some(&self.budget)
     }
+
+    fn provider_function(&self, name: &str) -> Option<ProviderFunction> {
+        match namespaced(self.module, self.schemas, name) {
+            Namespaced::Offered(f) => Some(*f),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-    use std::sync::Arc;
-
     use super::*;
+    use crate::check::test_support::merged;
     use crate::eval::EVALUATION_LIMIT;
-    use crate::merge::merge;
-    use crate::module::{CoreVersion, Dialect, FileSet, Module, SourceFile};
-
-    /// The merged module of one `main.tf`.
-    fn merged(text: &str) -> MergedModule {
-        let dir = Path::new("/nonexistent/strata-walk-scope");
-        let source = SourceFile::parse(dir.join("main.tf"), text.into(), None, None);
-        merge(&Module {
-            dir: dir.to_path_buf(),
-            dialect: Dialect::Terraform,
-            files: FileSet::from_names(&["main.tf"], Dialect::Terraform),
-            sources: vec![Arc::new(source)],
-            core_version: CoreVersion::target(Dialect::Terraform),
-            revision: 1,
-        })
-    }
 
     #[test]
     fn the_expressions_of_a_module_share_one_budget() {
@@ -144,8 +152,8 @@ mod tests {
         let text: String = (0..10)
             .map(|i| format!("locals {{ x{i} = {heavy} }}\n"))
             .collect();
-        let m = merged(&text);
-        let scope = WalkScope::new(&m);
+        let m = merged(&text, crate::module::Dialect::Terraform);
+        let scope = WalkScope::new(&m, &crate::schema::NoProviderSchemas);
         let details: Vec<String> = (0..10)
             .map(|i| {
                 let local = &m.locals[&format!("x{i}")];

@@ -13,6 +13,7 @@ use super::budget::{bytes, string_too_long, Budget, Steps};
 use super::functions;
 use super::operations::{binary, get_attr, inconsistent_results, index, unary, unknown_of};
 use super::value::Value;
+use crate::schema::ProviderFunction;
 use crate::syntax::{
     json_string_template, Expr, ExprKind, ForExpr, JsonKind, JsonValue, Span, TemplatePart,
     TraversalStep,
@@ -72,6 +73,15 @@ pub trait Scope {
     fn file_outside(&self, path: &str, real: &Path, span: Span) {
         let _ = (path, real, span);
     }
+
+    /// The signature of the provider-defined function called `name`
+    /// (`provider::aws::arn_parse`) where the scope knows it: its arguments are then
+    /// checked against it and the call is an unknown value of its return type (Strata
+    /// never calls a provider). `None` (the default): the call is an unknown value.
+    fn provider_function(&self, name: &str) -> Option<ProviderFunction> {
+        let _ = name;
+        None
+    }
 }
 
 /// Evaluates `expr` in `scope`, within the evaluation budget (see `budget`).
@@ -110,6 +120,11 @@ impl Evaluator<'_> {
     /// The module directory, for the filesystem functions.
     pub(super) fn module_dir(&self) -> Option<&Path> {
         self.scope.module_dir()
+    }
+
+    /// The signature of the provider-defined function `name`, where the scope knows it.
+    pub(super) fn provider_function(&self, name: &str) -> Option<ProviderFunction> {
+        self.scope.provider_function(name)
     }
 
     /// Tells the scope that the file function being called did not read `path`, which

@@ -8,7 +8,10 @@
 //!
 //! In a body a provider defines, the provider schema's documentation comes first: the
 //! provider and where its schema came from on a block header, the type, requirement and
-//! description of an argument or nested block type (`merge::SchemaItem`).
+//! description of an argument or nested block type (`merge::SchemaItem`). On the name of
+//! a provider-defined function (`provider::aws::arn_parse`): its signature, summary,
+//! description and parameters, from the schema of the provider `required_providers`
+//! names.
 //!
 //! Where there is no merged object (a syntax-only position), the node under the cursor is
 //! shown as written.
@@ -26,7 +29,8 @@ use crate::merge::{
     Origin,
 };
 use crate::module::SourceFile;
-use crate::syntax::{Attribute, Block, Body, Span};
+use crate::schema::{provider_function_markdown, FunctionLookup, ProviderSchemaSource};
+use crate::syntax::{Attribute, Block, Body, ExprKind, Ident, Span};
 use crate::text::{self, PositionEncoding};
 use crate::workspace::Workspace;
 
@@ -56,13 +60,15 @@ pub fn hover(
         .and_then(|module| core_version_hover(&module, &file, offset))
         .or_else(|| {
             in_module.and_then(|(m, fi)| {
-                reference_hover(&m, &file, offset).or_else(|| {
-                    let (span, status) = object_hover(&m, fi, &file, offset)?;
-                    Some((
-                        span,
-                        with_schema(status, m.schema_at(fi, offset, &*schemas)),
-                    ))
-                })
+                reference_hover(&m, &file, offset)
+                    .or_else(|| function_hover(&m, &file, offset, &*schemas))
+                    .or_else(|| {
+                        let (span, status) = object_hover(&m, fi, &file, offset)?;
+                        Some((
+                            span,
+                            with_schema(status, m.schema_at(fi, offset, &*schemas)),
+                        ))
+                    })
             })
         })
         .or_else(|| syntax_hover(&file, offset))?;
@@ -112,6 +118,44 @@ fn with_schema(status: String, item: Option<(Span, crate::merge::SchemaItem)>) -
 
 fn code(text: &str) -> String {
     format!("```hcl\n{}\n```", text.trim_end())
+}
+
+/// The documentation of the provider-defined function whose name is under the cursor.
+fn function_hover(
+    m: &MergedModule,
+    file: &SourceFile,
+    offset: usize,
+    schemas: &dyn ProviderSchemaSource,
+) -> Option<(Span, String)> {
+    let name = function_name_at(&file.syntax.body, offset)?;
+    let (provider, FunctionLookup::Found(f)) = m.provider_function(schemas, &name.name)? else {
+        return None;
+    };
+    let origin = schemas.origin(&provider);
+    let markdown = provider_function_markdown(&name.name, &f, &provider, origin.as_ref());
+    Some((name.span, markdown))
+}
+
+/// The name of the function call under the cursor, in any expression of `body`.
+fn function_name_at(body: &Body, offset: usize) -> Option<Ident> {
+    let mut found = None;
+    let in_expr = |expr: &crate::syntax::Expr, found: &mut Option<Ident>| {
+        expr.walk(&mut |e| {
+            if let ExprKind::FuncCall { name, .. } = &e.kind {
+                if name.span.contains(offset) {
+                    *found = Some(name.clone());
+                }
+            }
+        })
+    };
+    for a in body.attributes.iter().filter(|a| a.span.contains(offset)) {
+        in_expr(&a.expr, &mut found);
+    }
+    if found.is_none() {
+        let block = body.blocks.iter().find(|b| b.span.contains(offset))?;
+        return function_name_at(&block.body, offset);
+    }
+    found
 }
 
 /// The effective definition of the reference under the cursor.

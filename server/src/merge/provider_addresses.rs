@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::{literal_string, MergedModule, Resource};
-use crate::schema::ProviderAddress;
+use crate::schema::{FunctionLookup, ProviderAddress, ProviderSchemaSource};
 use crate::syntax::{Expr, ExprKind, JsonKind};
 
 impl MergedModule {
@@ -41,6 +41,31 @@ impl MergedModule {
             Some(entry) => self.required_address(local, entry.expr()),
             None => ProviderAddress::implied(local, self.dialect),
         }
+    }
+
+    /// The provider whose functions `provider::<local>::` names: only a `required_providers`
+    /// entry's (Terraform 1.11 offers no function of a provider the module only implies).
+    pub fn function_provider(&self, local: &str) -> Option<ProviderAddress> {
+        let entry = self.terraform.required_providers.get(local)?;
+        Some(self.required_address(local, entry.expr()))
+    }
+
+    /// The provider-defined function called `name` (`provider::<local>::<function>`), as
+    /// the schema of the provider `function_provider(<local>)` gives it: that provider,
+    /// and what its schema says of the function. `None` when `name` is not of that form
+    /// or `<local>` is not a required provider.
+    pub fn provider_function(
+        &self,
+        schemas: &dyn ProviderSchemaSource,
+        name: &str,
+    ) -> Option<(ProviderAddress, FunctionLookup)> {
+        let (local, function) = name.strip_prefix("provider::")?.split_once("::")?;
+        if function.contains("::") {
+            return None;
+        }
+        let provider = self.function_provider(local)?;
+        let lookup = schemas.function(&provider, function);
+        Some((provider, lookup))
     }
 
     fn required_address(&self, local: &str, entry: &Expr) -> ProviderAddress {

@@ -1593,6 +1593,10 @@ impl Scope for Bound<'_> {
         self.inner.module_dir()
     }
 
+    fn provider_function(&self, name: &str) -> Option<crate::schema::ProviderFunction> {
+        self.inner.provider_function(name)
+    }
+
     fn budget(&self) -> Option<&Budget> {
         self.inner.budget()
     }
@@ -1768,6 +1772,17 @@ impl Scope for InstanceScope<'_> {
 
     fn module_dir(&self) -> Option<&Path> {
         Some(&self.planner.config.root_dir)
+    }
+
+    /// A provider-defined function's signature, from the schema of the provider the
+    /// module requires under its local name: the call is an unknown value of its return
+    /// type (Strata never calls a provider).
+    fn provider_function(&self, name: &str) -> Option<crate::schema::ProviderFunction> {
+        let merged = &self.planner.node(self.node).merged;
+        match merged.provider_function(self.planner.config.schemas, name)? {
+            (_, crate::schema::FunctionLookup::Found(f)) => Some(*f),
+            _ => None,
+        }
     }
 
     fn budget(&self) -> Option<&Budget> {

@@ -135,18 +135,26 @@ fn read_provider(json: &Value, path: &str) -> Read<ProviderSchema> {
         }
         Ok(out)
     };
-    let mut functions = BTreeMap::new();
-    for (name, f) in object(&json["functions"], &format!("{path}.functions"), true)? {
-        let at = format!("{path}.functions[{name:?}]");
-        functions.insert(name.as_str().into(), read_function(f, &at)?);
-    }
     Ok(ProviderSchema {
         provider,
         resources: kinds("resource_schemas")?,
         data_sources: kinds("data_source_schemas")?,
         ephemeral_resources: kinds("ephemeral_resource_schemas")?,
-        functions,
+        functions: read_functions(&json["functions"], &format!("{path}.functions"))?,
     })
+}
+
+/// A provider's `functions` object (absent: none), by name.
+pub(crate) fn read_functions(
+    json: &Value,
+    path: &str,
+) -> Read<BTreeMap<Box<str>, ProviderFunction>> {
+    let mut functions = BTreeMap::new();
+    for (name, f) in object(json, path, true)? {
+        let at = format!("{path}[{name:?}]");
+        functions.insert(name.as_str().into(), read_function(f, &at)?);
+    }
+    Ok(functions)
 }
 
 pub(crate) fn read_resource(json: &Value, path: &str) -> Read<ResourceSchema> {

@@ -1,11 +1,12 @@
 //! Documentation of provider schema items as Markdown, for hover: an argument's type,
 //! whether it is required, optional or computed, sensitive, write-only or deprecated, and
 //! the provider's description (plain text escaped, Markdown kept); a nested block type's
-//! nesting and item limits; a provider's address and where its schema came from.
+//! nesting and item limits; a provider's address and where its schema came from; a
+//! provider-defined function's signature, summary, parameters and description.
 
 use super::{
-    AttributeSchema, BlockSchema, DescriptionKind, NestedBlock, Nesting, ProviderAddress,
-    Requirement, SchemaOrigin,
+    AttributeSchema, BlockSchema, DescriptionKind, FunctionParameter, NestedBlock, Nesting,
+    ProviderAddress, ProviderFunction, Requirement, SchemaOrigin,
 };
 
 /// The documentation of the argument `attribute`.
@@ -100,6 +101,85 @@ pub fn provider_body_markdown(
     out
 }
 
+/// The documentation of the provider-defined function `function`, called as `name`
+/// (`provider::aws::arn_parse`): its signature, summary, deprecation, description and
+/// parameters, then the provider it comes from.
+pub fn provider_function_markdown(
+    name: &str,
+    function: &ProviderFunction,
+    provider: &ProviderAddress,
+    origin: Option<&SchemaOrigin>,
+) -> String {
+    let mut parameters: Vec<String> = function
+        .parameters
+        .iter()
+        .map(|p| format!("{} {}", p.name, p.ty))
+        .collect();
+    if let Some(p) = &function.variadic {
+        parameters.push(format!("{}... {}", p.name, p.ty));
+    }
+    let mut out = format!(
+        "```hcl\n{name}({}) {}\n```",
+        parameters.join(", "),
+        function.return_type
+    );
+    if !function.summary.trim().is_empty() {
+        out.push_str("\n\n");
+        out.push_str(&as_markdown(
+            function.summary.trim(),
+            DescriptionKind::Plain,
+        ));
+    }
+    push_description(
+        &mut out,
+        &function.description,
+        function.description_kind,
+        function.deprecation.as_deref(),
+    );
+    let variadic = function.variadic.iter().map(|p| (p, true));
+    let all: Vec<(&FunctionParameter, bool)> = function
+        .parameters
+        .iter()
+        .map(|p| (p, false))
+        .chain(variadic)
+        .collect();
+    if !all.is_empty() {
+        out.push_str("\n\nParameters:");
+        for (p, variadic) in all {
+            out.push_str(&parameter_markdown(p, variadic));
+        }
+    }
+    out.push_str("\n\n");
+    out.push_str(&provider_body_markdown(
+        provider,
+        origin,
+        &BlockSchema::default(),
+    ));
+    out
+}
+
+/// One line of a function's parameter list.
+fn parameter_markdown(p: &FunctionParameter, variadic: bool) -> String {
+    let mut traits = Vec::new();
+    if variadic {
+        traits.push("any number");
+    }
+    if p.allow_null {
+        traits.push("may be null");
+    }
+    let traits = if traits.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", traits.join(", "))
+    };
+    let mut out = format!("\n- `{}`: `{}`{traits}", p.name, p.ty);
+    if !p.description.trim().is_empty() {
+        out.push_str(" — ");
+        out.push_str(&as_markdown(p.description.trim(), p.description_kind));
+    }
+    out
+}
+
 fn requirement(attribute: &AttributeSchema) -> &'static str {
     match (attribute.requirement, attribute.computed) {
         (Requirement::Required, _) => "required",
@@ -151,5 +231,40 @@ mod tests {
             "a\\_b \\*c\\*"
         );
         assert_eq!(as_markdown("a_b *c*", DescriptionKind::Markdown), "a_b *c*");
+    }
+
+    #[test]
+    fn a_function_shows_its_signature_summary_description_and_parameters() {
+        let parameter = |name: &str, allow_null| FunctionParameter {
+            name: name.into(),
+            description: "The ARN_".into(),
+            description_kind: DescriptionKind::Plain,
+            ty: super::super::ValueType::String,
+            allow_null,
+            allow_unknown: false,
+        };
+        let f = ProviderFunction {
+            summary: "Parses an ARN".into(),
+            description: "Returns *parts*.".into(),
+            description_kind: DescriptionKind::Markdown,
+            deprecation: Some("Use another".into()),
+            parameters: vec![parameter("arn", false)],
+            variadic: Some(parameter("more", true)),
+            return_type: super::super::ValueType::String,
+        };
+        let provider =
+            ProviderAddress::parse("hashicorp/aws", super::super::Dialect::Terraform).unwrap();
+        let origin = SchemaOrigin {
+            version: Some("5.100.0".into()),
+            from: "the cache".into(),
+        };
+        assert_eq!(
+            provider_function_markdown("provider::aws::f", &f, &provider, Some(&origin)),
+            "```hcl\nprovider::aws::f(arn string, more... string) string\n```\n\n\
+             Parses an ARN\n\n**Deprecated:** Use another\n\nReturns *parts*.\n\n\
+             Parameters:\n- `arn`: `string` — The ARN\\_\n\
+             - `more`: `string`, any number, may be null — The ARN\\_\n\n\
+             Provider `registry.terraform.io/hashicorp/aws` 5.100.0, schema from `the cache`"
+        );
     }
 }

@@ -25,7 +25,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 pub use build::{arg, block};
-pub use docs::{attribute_markdown, nested_block_markdown, provider_body_markdown};
+pub use docs::{
+    attribute_markdown, nested_block_markdown, provider_body_markdown, provider_function_markdown,
+};
 pub use functions::{function, functions, Function, Parameter};
 pub use language::{file_schema, is_root_block_name, provisioner_schema};
 pub use provider::{
@@ -33,7 +35,8 @@ pub use provider::{
 };
 pub use provider_address::{default_registry, ProviderAddress};
 pub use provider_source::{
-    LoadedProviderSchemas, NoProviderSchemas, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
+    FunctionLookup, LoadedProviderSchemas, NoProviderSchemas, ProviderSchemaSource, SchemaLookup,
+    SchemaOrigin,
 };
 pub use value_type::ValueType;
 

@@ -9,7 +9,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{ProviderAddress, ProviderBody, ProviderSchema, ResourceSchema};
+use super::{ProviderAddress, ProviderBody, ProviderFunction, ProviderSchema, ResourceSchema};
 
 /// What a source knows of one body of one provider.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,32 @@ impl SchemaLookup {
         match self {
             SchemaLookup::Found(schema) => Some(schema),
             _ => None,
+        }
+    }
+}
+
+/// What a source knows of one provider-defined function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FunctionLookup {
+    /// The provider's schema is known and offers the function.
+    Found(Box<ProviderFunction>),
+    /// The provider's schema is known and offers other functions, not this one.
+    NoSuchFunction,
+    /// The provider's schema is known and offers no function at all (Terraform then
+    /// suspects the provider is not required, and says so).
+    NoFunctions,
+    /// Nothing is known of the provider's functions: rules that need them stay quiet.
+    Unavailable,
+}
+
+impl FunctionLookup {
+    /// What a provider's functions (`ProviderSchema::functions`) say of the function
+    /// `name`.
+    pub fn among(functions: &BTreeMap<Box<str>, ProviderFunction>, name: &str) -> Self {
+        match functions.get(name) {
+            Some(f) => FunctionLookup::Found(Box::new(f.clone())),
+            None if functions.is_empty() => FunctionLookup::NoFunctions,
+            None => FunctionLookup::NoSuchFunction,
         }
     }
 }
@@ -73,6 +99,12 @@ pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
     /// these serve every module.
     fn for_module(&self, _dir: &Path) -> Option<Arc<dyn ProviderSchemaSource>> {
         None
+    }
+
+    /// The function `name` (without the `provider::<local>::` prefix) of the provider at
+    /// `provider`; `Unavailable` unless the source knows the provider's functions.
+    fn function(&self, _provider: &ProviderAddress, _name: &str) -> FunctionLookup {
+        FunctionLookup::Unavailable
     }
 }
 
@@ -139,5 +171,12 @@ impl ProviderSchemaSource for LoadedProviderSchemas {
             _ => return Vec::new(),
         };
         types.keys().map(|t| t.to_string()).collect()
+    }
+
+    fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
+        match self.schemas.get(provider) {
+            Some((schema, _)) => FunctionLookup::among(&schema.functions, name),
+            None => FunctionLookup::Unavailable,
+        }
     }
 }

@@ -25,11 +25,12 @@ mod hash;
 mod numeric;
 mod parameters;
 mod patterns;
+mod provider;
 mod string;
 
 use super::evaluate::{EvalError, Evaluator};
 use super::value::Value;
-use crate::schema::{function as signature, Dialect};
+use crate::schema::{function as builtin, Dialect, Function as Signature};
 use crate::syntax::{Expr, Span};
 use argument_errors::terraform_failure;
 pub(in crate::eval) use parameters::conversion_error;
@@ -100,42 +101,23 @@ pub(super) fn call(
         _ => {}
     }
     let Some(function) = lookup(name) else {
+        if written.contains("::") && !written.starts_with("core::") {
+            return provider::call(ev, written, args, expand_final, span);
+        }
         return Err(EvalError::new(
             "Call to unknown function",
             format!("There is no function named \"{name}\"."),
             span,
         ));
     };
-    let mut values = args
-        .iter()
-        .map(|a| ev.expr(a))
-        .collect::<Result<Vec<_>, _>>()?;
-    // Where each argument was written: an expanded argument's elements all point at it.
-    let mut places: Vec<Span> = args.iter().map(Expr::start_range).collect();
-    if expand_final {
-        let whole = args.last().map_or(span, |a| a.span);
-        places.pop();
-        match values.pop() {
-            Some(last) if !last.is_known() => return Ok(Value::Unknown),
-            Some(last) => match last.elements() {
-                Some(items) => {
-                    places.extend(items.iter().map(|_| whole));
-                    values.extend(items.iter().cloned());
-                }
-                None => {
-                    return Err(EvalError::new(
-                        "Invalid expanding argument value",
-                        "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
-                        whole,
-                    ))
-                }
-            },
-            None => {}
-        }
-    }
+    let Some((values, places)) = arguments(ev, args, expand_final, span)? else {
+        return Ok(Value::Unknown);
+    };
     let call = Call {
         name: written,
+        signature: builtin(written, Dialect::Terraform),
         places: &places,
+        expanded: expand_final,
         span,
     };
     call.convert(&values)?;
@@ -164,6 +146,47 @@ pub(super) fn call(
                 error
             }
         })
+}
+
+/// The values of a call's arguments, with where each was written.
+type Arguments = (Vec<Value>, Vec<Span>);
+
+/// The values of the arguments `args` of a call at `span`, with where each was written
+/// (an expanded argument's elements all point at it); `None` when an expanded argument
+/// is unknown, which makes the call's value unknown.
+fn arguments(
+    ev: &mut Evaluator,
+    args: &[Expr],
+    expand_final: bool,
+    span: Span,
+) -> Result<Option<Arguments>, EvalError> {
+    let mut values = args
+        .iter()
+        .map(|a| ev.expr(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut places: Vec<Span> = args.iter().map(Expr::start_range).collect();
+    if expand_final {
+        let whole = args.last().map_or(span, |a| a.span);
+        places.pop();
+        match values.pop() {
+            Some(last) if !last.is_known() => return Ok(None),
+            Some(last) => match last.elements() {
+                Some(items) => {
+                    places.extend(items.iter().map(|_| whole));
+                    values.extend(items.iter().cloned());
+                }
+                None => {
+                    return Err(EvalError::new(
+                        "Invalid expanding argument value",
+                        "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                        whole,
+                    ))
+                }
+            },
+            None => {}
+        }
+    }
+    Ok(Some((values, places)))
 }
 
 /// A size-limit error when `bytes` is more than one value may hold.
@@ -201,11 +224,14 @@ fn within_limits(v: &Value) -> Result<(), String> {
     }
 }
 
-/// One call being made: the function's name, where each argument was written, and where
-/// the call is.
+/// One call being made: the function's name and signature (where Strata has it), where
+/// each argument was written, and where the call is.
 struct Call<'a> {
     name: &'a str,
+    signature: Option<&'a Signature>,
     places: &'a [Span],
+    /// Whether the last argument was expanded with `...` (its elements are in `places`).
+    expanded: bool,
     span: Span,
 }
 
@@ -213,14 +239,14 @@ impl Call<'_> {
     /// HCL's conversion of each argument to its parameter type, then go-cty's refusal of
     /// a null argument where the parameter does not take one.
     fn convert(&self, values: &[Value]) -> Result<(), EvalError> {
-        let Some(f) = signature(self.name, Dialect::Terraform) else {
+        let Some(f) = self.signature else {
             return Ok(());
         };
         let Some(params) = &f.parameters else {
             return Ok(());
         };
         if values.len() < params.len() || f.variadic.is_none() && values.len() > params.len() {
-            return Err(arity(self.name, self.span));
+            return Err(self.arity(values.len(), params));
         }
         let param = |i: usize| params.get(i).or(f.variadic.as_ref());
         for (i, value) in values.iter().enumerate() {
@@ -240,10 +266,46 @@ impl Call<'_> {
         Ok(())
     }
 
+    /// Too few or too many arguments. Once an argument is expanded, only evaluation can
+    /// count them: HCL's errors (at the closing parenthesis, or at the first argument too
+    /// many). Otherwise `check/functions.rs` reports the count from the syntax, and this
+    /// is Strata's own error.
+    fn arity(&self, count: usize, params: &[crate::schema::Parameter]) -> EvalError {
+        if !self.expanded {
+            return arity(self.name, self.span);
+        }
+        let variadic = self.signature.is_some_and(|f| f.variadic.is_some());
+        match params.get(count) {
+            Some(missing) => {
+                let at_least = if variadic { " at least" } else { "" };
+                let close = self.span.end.saturating_sub(1) as usize;
+                EvalError::new(
+                    "Not enough function arguments",
+                    format!(
+                        "Function {:?} expects{at_least} {} argument(s). Missing value for {:?}.",
+                        self.name,
+                        params.len(),
+                        missing.name
+                    ),
+                    Span::new(close, close + 1),
+                )
+            }
+            None => EvalError::new(
+                "Too many function arguments",
+                format!(
+                    "Function {:?} expects only {} argument(s).",
+                    self.name,
+                    params.len()
+                ),
+                self.places.get(params.len()).copied().unwrap_or(self.span),
+            ),
+        }
+    }
+
     /// The diagnostic HCL makes of a failed call: `Invalid function argument` at the
     /// argument a failure names, else `Error in function call` at the name and `(`.
     fn failed(&self, argument: Option<usize>, reason: String) -> EvalError {
-        let param = signature(self.name, Dialect::Terraform).and_then(|f| {
+        let param = self.signature.and_then(|f| {
             f.parameters
                 .as_ref()?
                 .get(argument?)

@@ -84,6 +84,17 @@ pub struct Return {
     pub r#type: Vec<u8>,
 }
 
+/// `GetFunctions.Response`, the same in both protocols (5.5 and 6.5 on).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct GetFunctionsResponse {
+    /// The functions, by name.
+    #[prost(map = "string, message", tag = "1")]
+    pub functions: std::collections::HashMap<String, Function>,
+    /// Problems.
+    #[prost(message, repeated, tag = "2")]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// The schema messages, the same in both protocols except for `Attribute`.
 macro_rules! schema_messages {
     ($attribute:ty) => {

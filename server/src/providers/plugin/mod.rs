@@ -4,6 +4,11 @@
 //! to reach the network), prints where it listens, and is asked over gRPC with mutual TLS
 //! for `GetSchema` (protocol 5) or `GetProviderSchema` (protocol 6); then it is told to
 //! shut down, and killed if it does not.
+//!
+//! The schema's response carries the provider's functions (protocol 5.5 and 6.5 on), and
+//! Terraform 1.11 reads them only there; so does the store. `load_functions` asks
+//! `GetFunctions` instead, the call that returns the functions alone (a provider that
+//! does not implement it answers `Unimplemented`: no functions).
 
 mod convert;
 mod handshake;
@@ -78,8 +83,27 @@ pub enum PluginError {
     Schema(#[from] InvalidType),
 }
 
+/// What a session asks the plugin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ask {
+    /// `GetSchema` / `GetProviderSchema`: everything.
+    Schema,
+    /// `GetFunctions`: the functions alone.
+    Functions,
+}
+
 /// Starts `binary`, reads its schema and stops it.
 pub async fn load_schema(binary: &Path) -> Result<LoadedSchema, PluginError> {
+    load(binary, Ask::Schema).await
+}
+
+/// Starts `binary`, reads its functions with `GetFunctions` and stops it: a schema with
+/// only `functions` (none where the provider does not implement the call).
+pub async fn load_functions(binary: &Path) -> Result<LoadedSchema, PluginError> {
+    load(binary, Ask::Functions).await
+}
+
+async fn load(binary: &Path, ask: Ask) -> Result<LoadedSchema, PluginError> {
     let started = Instant::now();
     let identity = tls::client_identity()?;
     let mut command = tokio::process::Command::new(binary);
@@ -101,7 +125,7 @@ pub async fn load_schema(binary: &Path) -> Result<LoadedSchema, PluginError> {
     }
     let mut child = command.spawn().map_err(PluginError::Start)?;
     let result = match child.stdout.take() {
-        Some(stdout) => session(stdout, &identity).await,
+        Some(stdout) => session(stdout, &identity, ask).await,
         None => Err(PluginError::Exited),
     };
     if tokio::time::timeout(STOP_GRACE, child.wait())
@@ -122,10 +146,12 @@ pub async fn load_schema(binary: &Path) -> Result<LoadedSchema, PluginError> {
 
 type Session = (ProviderSchema, u32, Vec<String>);
 
-/// Reads the handshake from `stdout`, asks for the schema and tells the plugin to stop.
+/// Reads the handshake from `stdout`, asks for the schema (or the functions) and tells the
+/// plugin to stop.
 async fn session(
     stdout: tokio::process::ChildStdout,
     identity: &tls::ClientIdentity,
+    ask: Ask,
 ) -> Result<Session, PluginError> {
     let mut lines = BufReader::new(stdout).lines();
     let line = match tokio::time::timeout(START_TIMEOUT, lines.next_line()).await {
@@ -137,7 +163,10 @@ async fn session(
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     let handshake = parse_handshake(&line)?;
     let channel = connect(&handshake, identity).await?;
-    let response = get_schema(channel.clone(), handshake.protocol_version).await;
+    let response = match ask {
+        Ask::Schema => get_schema(channel.clone(), handshake.protocol_version).await,
+        Ask::Functions => get_functions(channel.clone(), handshake.protocol_version).await,
+    };
     shutdown(channel).await;
     let response = response?;
     let (errors, warnings): (Vec<_>, Vec<_>) = response
@@ -201,27 +230,64 @@ pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
+/// A gRPC client on `channel` that accepts responses up to `RECEIVE_LIMIT`, once ready.
+async fn client(channel: Channel) -> Result<tonic::client::Grpc<Channel>, PluginError> {
+    let mut grpc = tonic::client::Grpc::new(channel).max_decoding_message_size(RECEIVE_LIMIT);
+    grpc.ready()
+        .await
+        .map_err(|e| PluginError::Connect(error_chain(&e)))?;
+    Ok(grpc)
+}
+
+/// A failed call's status as an error.
+fn call_failed(e: tonic::Status) -> PluginError {
+    PluginError::Call(format!("{}: {}", e.code(), e.message()))
+}
+
 /// Calls the schema method of `protocol_version`.
 async fn get_schema(
     channel: Channel,
     protocol_version: u32,
 ) -> Result<v6::GetProviderSchemaResponse, PluginError> {
-    let mut grpc = tonic::client::Grpc::new(channel).max_decoding_message_size(RECEIVE_LIMIT);
-    grpc.ready()
-        .await
-        .map_err(|e| PluginError::Connect(error_chain(&e)))?;
-    let call = |e: tonic::Status| PluginError::Call(format!("{}: {}", e.code(), e.message()));
+    let mut grpc = client(channel).await?;
     if protocol_version == 5 {
         let path = PathAndQuery::from_static("/tfplugin5.Provider/GetSchema");
         let codec = ProstCodec::<Empty, v5::GetProviderSchemaResponse>::default();
         let response = grpc.unary(tonic::Request::new(Empty {}), path, codec).await;
-        Ok(convert::upgrade(response.map_err(call)?.into_inner()))
+        Ok(convert::upgrade(
+            response.map_err(call_failed)?.into_inner(),
+        ))
     } else {
         let path = PathAndQuery::from_static("/tfplugin6.Provider/GetProviderSchema");
         let codec = ProstCodec::<Empty, v6::GetProviderSchemaResponse>::default();
         let response = grpc.unary(tonic::Request::new(Empty {}), path, codec).await;
-        Ok(response.map_err(call)?.into_inner())
+        Ok(response.map_err(call_failed)?.into_inner())
     }
+}
+
+/// Calls `GetFunctions` of `protocol_version`, its answer in the schema's message (with
+/// only functions and diagnostics); `Unimplemented` is an answer with no functions.
+async fn get_functions(
+    channel: Channel,
+    protocol_version: u32,
+) -> Result<v6::GetProviderSchemaResponse, PluginError> {
+    let mut grpc = client(channel).await?;
+    let path = if protocol_version == 5 {
+        PathAndQuery::from_static("/tfplugin5.Provider/GetFunctions")
+    } else {
+        PathAndQuery::from_static("/tfplugin6.Provider/GetFunctions")
+    };
+    let codec = ProstCodec::<Empty, messages::GetFunctionsResponse>::default();
+    let response = match grpc.unary(tonic::Request::new(Empty {}), path, codec).await {
+        Ok(response) => response.into_inner(),
+        Err(e) if e.code() == tonic::Code::Unimplemented => Default::default(),
+        Err(e) => return Err(call_failed(e)),
+    };
+    Ok(v6::GetProviderSchemaResponse {
+        functions: response.functions,
+        diagnostics: response.diagnostics,
+        ..Default::default()
+    })
 }
 
 /// Asks go-plugin's controller to stop the plugin; failures are left to the kill.

@@ -19,8 +19,8 @@ use flate2::Compression;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::providers::schema_file::read_resource;
-use crate::schema::{ProviderBody, ResourceSchema, SchemaLookup};
+use crate::providers::schema_file::{read_functions, read_resource};
+use crate::schema::{FunctionLookup, ProviderBody, ProviderFunction, ResourceSchema, SchemaLookup};
 
 /// The first bytes of an entry; the number is the layout's version.
 const MAGIC: &[u8] = b"STRATA-PROVIDER-SCHEMA 1\n";
@@ -86,10 +86,15 @@ pub struct LazySchema {
     body: Box<[u8]>,
     provider: Slot,
     functions: Option<Span>,
+    /// The functions, read on the first function lookup (`None`: they failed).
+    converted_functions: OnceLock<Option<Functions>>,
     resources: BTreeMap<Box<str>, Slot>,
     data_sources: BTreeMap<Box<str>, Slot>,
     ephemeral_resources: BTreeMap<Box<str>, Slot>,
 }
+
+/// A provider's functions by name.
+type Functions = BTreeMap<Box<str>, ProviderFunction>;
 
 /// One body: where it lies, and its conversion once done (`None`: it failed).
 #[derive(Debug)]
@@ -209,6 +214,7 @@ impl LazySchema {
             body: bytes.into_boxed_slice(),
             provider: Slot::new(header.provider),
             functions: header.functions,
+            converted_functions: OnceLock::new(),
             resources: slots(header.resource_schemas),
             data_sources: slots(header.data_source_schemas),
             ephemeral_resources: slots(header.ephemeral_resource_schemas),
@@ -256,20 +262,47 @@ impl LazySchema {
         };
         let converted = slot.converted.get_or_init(|| {
             let at = format!("{} {type_name}", self.info.address);
-            let schema = self
-                .json(slot.span)
-                .and_then(|json| read_resource(&json, &at).map_err(|e| e.to_string()));
-            match schema {
-                Ok(schema) => Some(schema),
-                Err(why) => {
-                    tracing::warn!("provider schema of {at} unusable: {why}");
-                    None
-                }
-            }
+            self.convert(slot.span, &at, read_resource)
         });
         match converted {
             Some(schema) => SchemaLookup::Found(schema.clone()),
             None => SchemaLookup::Unavailable,
+        }
+    }
+
+    /// The function `name`, all functions being read on the first request (a provider
+    /// has a few).
+    pub fn function(&self, name: &str) -> FunctionLookup {
+        let converted = self.converted_functions.get_or_init(|| {
+            let Some(span) = self.functions else {
+                return Some(Functions::new());
+            };
+            let at = format!("{} functions", self.info.address);
+            self.convert(span, &at, read_functions)
+        });
+        match converted {
+            Some(functions) => FunctionLookup::among(functions, name),
+            None => FunctionLookup::Unavailable,
+        }
+    }
+
+    /// One body read with `read` (called `at` in messages); `None`, with a warning, when
+    /// it is unusable.
+    fn convert<T, E: std::fmt::Display>(
+        &self,
+        span: Span,
+        at: &str,
+        read: impl FnOnce(&Value, &str) -> Result<T, E>,
+    ) -> Option<T> {
+        let converted = self
+            .json(span)
+            .and_then(|json| read(&json, at).map_err(|e| e.to_string()));
+        match converted {
+            Ok(converted) => Some(converted),
+            Err(why) => {
+                tracing::warn!("provider schema of {at} unusable: {why}");
+                None
+            }
         }
     }
 

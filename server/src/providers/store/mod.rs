@@ -43,7 +43,8 @@ use super::cli_config::{load as load_cli_config, CliConfig, Environment};
 use super::locate::{data_dir, locate, NotFound, Origin, Package};
 use super::schema_file::write_provider;
 use crate::schema::{
-    Dialect, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
+    Dialect, FunctionLookup, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup,
+    SchemaOrigin,
 };
 
 /// Terraform's builtin provider, as `terraform providers schema -json` (1.11.4) prints
@@ -300,6 +301,13 @@ impl ProviderSchemaSource for SchemaStore {
         let root = self.module_roots.get(dir)?;
         let view = self.roots.get(root)?.view.clone();
         Some(view)
+    }
+
+    fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
+        match self.schemas.get(provider) {
+            Some(loaded) => loaded.schema.function(name),
+            None => FunctionLookup::Unavailable,
+        }
     }
 }
 

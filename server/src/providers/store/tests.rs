@@ -165,6 +165,32 @@ fn bodies_are_converted_on_first_lookup_only() {
 }
 
 #[test]
+fn functions_are_read_on_the_first_function_lookup() {
+    let json = fixture_aws();
+    let schema = LazySchema::from_json(info(Some("5.100.0")), &json).unwrap();
+    let want =
+        crate::providers::read_schema_file(&std::fs::read_to_string(fixture_path()).unwrap())
+            .unwrap()
+            .remove(AWS)
+            .unwrap();
+    assert_eq!(
+        schema.function("arn_parse"),
+        FunctionLookup::Found(Box::new(want.functions["arn_parse"].clone()))
+    );
+    assert_eq!(schema.function("nope"), FunctionLookup::NoSuchFunction);
+    // A provider without functions says so: Terraform words that differently.
+    let mut bare = json.clone();
+    bare.as_object_mut().unwrap().remove("functions");
+    let bare = LazySchema::from_json(info(None), &bare).unwrap();
+    assert_eq!(bare.function("arn_parse"), FunctionLookup::NoFunctions);
+    // Damaged functions are unavailable, not absent.
+    let mut damaged = json;
+    damaged["functions"]["arn_parse"]["return_type"] = Value::Bool(true);
+    let damaged = LazySchema::from_json(info(None), &damaged).unwrap();
+    assert_eq!(damaged.function("arn_build"), FunctionLookup::Unavailable);
+}
+
+#[test]
 fn damaged_entries_are_ignored_and_removed() {
     let dir = scratch("store-corrupt");
     let cache = Cache::at(&dir);

@@ -1,0 +1,21 @@
+//! What the unit tests of several rules share: a module made of one file.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::merge::{merge, MergedModule};
+use crate::module::{CoreVersion, Dialect, FileSet, Module, SourceFile};
+
+/// The merged module of one `main.tf` holding `text`, in `dialect`.
+pub(super) fn merged(text: &str, dialect: Dialect) -> MergedModule {
+    let dir = Path::new("/nonexistent/strata-check-test");
+    let source = SourceFile::parse(dir.join("main.tf"), text.into(), None, None);
+    merge(&Module {
+        dir: dir.to_path_buf(),
+        dialect,
+        files: FileSet::from_names(&["main.tf"], dialect),
+        sources: vec![Arc::new(source)],
+        core_version: CoreVersion::target(dialect),
+        revision: 1,
+    })
+}
