@@ -11,7 +11,8 @@
 
 use std::collections::HashSet;
 
-use super::{body_exprs, Memo, Planner};
+use super::scope::body_exprs;
+use super::{Memo, Planner};
 use crate::eval::references;
 use crate::limits::{beyond_terraform, MAX_REFERENCE_DEPTH};
 use crate::merge::{strip_instance_keys, Mode, ResourceKey};

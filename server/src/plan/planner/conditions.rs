@@ -1,0 +1,132 @@
+//! Custom conditions (spec §4.13): resource preconditions and postconditions, and the
+//! assertions of `check` blocks with their scoped data sources.
+
+use super::{Bindings, Planner};
+use crate::eval::Value;
+use crate::merge::{MergedBody, Nested, Origin, Resource};
+use crate::plan::address::ResourceAddr;
+use crate::plan::state::{InstanceKey, ResourceMode};
+use crate::plan::{Action, PlanDiagnostic, ResourceChange};
+
+impl Planner<'_> {
+    /// Evaluates `precondition`/`postcondition` blocks; each false condition is an error
+    /// with `summary` (a warning for check assertions). Returns whether any failed.
+    pub(super) fn conditions(
+        &self,
+        node: usize,
+        blocks: &[Nested],
+        bindings: &Bindings,
+        summary: &str,
+    ) -> bool {
+        let mut failed = false;
+        for c in blocks {
+            let Some(condition) = c.block.body.attribute("condition") else {
+                continue;
+            };
+            let Some(value) = self.eval(node, c.file, &condition.expr, bindings) else {
+                continue;
+            };
+            if value.to_bool() != Some(false) {
+                continue;
+            }
+            failed = true;
+            let message = c
+                .block
+                .body
+                .attribute("error_message")
+                .and_then(|m| self.eval(node, c.file, &m.expr, bindings))
+                .and_then(|m| m.to_text())
+                .unwrap_or_default();
+            let m = self.node(node).merged.clone();
+            let d = PlanDiagnostic::at(
+                &m,
+                Origin {
+                    file: c.file,
+                    span: condition.expr.span,
+                },
+                summary,
+                message,
+            );
+            if summary.starts_with("Check block") {
+                self.warnings.borrow_mut().push(d);
+            } else {
+                self.error(d);
+            }
+        }
+        failed
+    }
+
+    /// Evaluates a resource's postconditions with `self` bound to its planned object.
+    pub(super) fn postconditions(
+        &self,
+        node: usize,
+        r: &Resource,
+        bindings: &Bindings,
+        self_value: Value,
+    ) {
+        let with_self = Bindings {
+            self_value: Some(self_value),
+            ..bindings.clone()
+        };
+        let _ = self.conditions(
+            node,
+            &r.lifecycle.postconditions,
+            &with_self,
+            "Resource postcondition failed",
+        );
+    }
+
+    /// `check` blocks: nested data sources are always read at apply; failed assertions
+    /// are warnings.
+    pub(super) fn plan_checks(&self, node: usize) {
+        let n = self.node(node);
+        let m = &n.merged;
+        let none = Bindings::default();
+        for check in &m.checks {
+            for data in check.block.body.blocks_of("data") {
+                let (Some(t), Some(name)) = (data.label(0), data.label(1)) else {
+                    continue;
+                };
+                let resource = ResourceAddr {
+                    module: n.path.clone(),
+                    mode: ResourceMode::Data,
+                    type_name: t.to_string(),
+                    name: name.to_string(),
+                };
+                let config = MergedBody::base(
+                    &data.body,
+                    check.file,
+                    &["depends_on", "provider", "lifecycle"],
+                );
+                let after = self.eval_config(node, &config, &none).map(|(v, _)| v);
+                self.changes.borrow_mut().push(ResourceChange {
+                    addr: resource.instance(InstanceKey::None),
+                    previous: None,
+                    deposed: None,
+                    action: Action::Read,
+                    reason: Some("read_because_check_nested"),
+                    before: None,
+                    after,
+                    replace_paths: Vec::new(),
+                    caveat: None,
+                    importing: None,
+                    declared_at: Some((
+                        m.file(check.file).path.clone(),
+                        crate::merge::header_span(data),
+                    )),
+                    blocks: Vec::new(),
+                });
+            }
+            let asserts: Vec<Nested> = check
+                .block
+                .body
+                .blocks_of("assert")
+                .map(|b| Nested {
+                    block: b.clone(),
+                    file: check.file,
+                })
+                .collect();
+            let _ = self.conditions(node, &asserts, &none, "Check block assertion failed");
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! The values of named objects in one module instance: input variables (from the
+//! caller's arguments or the root's inputs), locals, output values and module calls.
+
+use super::expansion::assemble;
+use super::{Bindings, Memo, Planner};
+use crate::eval::{EvalError, Value};
+use crate::plan::variables::variable_type;
+use crate::syntax::Span;
+use crate::types::convert;
+
+impl Planner<'_> {
+    pub(super) fn variable(&self, node: usize, name: &str, span: Span) -> Result<Value, EvalError> {
+        let n = self.node(node);
+        let Some(declared) = n.merged.variables.get(name) else {
+            return Err(EvalError::new(
+                "Reference to undeclared input variable",
+                format!("An input variable with the name \"{name}\" has not been declared."),
+                span,
+            ));
+        };
+        let Some((parent, call, bindings)) = &n.parent else {
+            return Ok(self.root_vars.get(name).cloned().unwrap_or(Value::Unknown));
+        };
+        Ok(self.memoized(Memo::Var(node, name.to_string()), || {
+            let ty = variable_type(&n.merged, declared);
+            let p = self.node(*parent);
+            let given = p
+                .merged
+                .module_calls
+                .get(call)
+                .and_then(|c| c.arguments.attribute(name));
+            let default = || {
+                declared
+                    .default
+                    .as_ref()
+                    .and_then(|d| crate::eval::constant(d.expr()))
+                    .map(|j| Value::from_json(&j))
+            };
+            // `nullable = false`: a null argument means the default, as if omitted.
+            let not_nullable = declared
+                .nullable
+                .as_ref()
+                .and_then(|a| crate::eval::constant(a.expr()))
+                == Some(serde_json::Value::Bool(false));
+            let value = match given {
+                Some(a) => match self.eval(*parent, a.file, a.expr(), bindings) {
+                    Some(Value::Null) if not_nullable => default(),
+                    other => other,
+                },
+                None => default(),
+            };
+            match value {
+                Some(v) if v.is_wholly_known() => match convert(&v.to_json(), &ty) {
+                    Ok(json) => {
+                        Value::from_typed_json(&crate::types::apply_defaults(&json, &ty), &ty)
+                    }
+                    Err(_) => v,
+                },
+                Some(v) => crate::eval::conform(v, &ty),
+                None => Value::Null,
+            }
+        }))
+    }
+
+    pub(super) fn local(&self, node: usize, name: &str, span: Span) -> Result<Value, EvalError> {
+        let n = self.node(node);
+        let Some(local) = n.merged.locals.get(name) else {
+            return Err(EvalError::new(
+                "Reference to undeclared local value",
+                format!("A local value with the name \"{name}\" has not been declared."),
+                span,
+            ));
+        };
+        Ok(self.memoized(Memo::Local(node, name.to_string()), || {
+            self.eval(
+                node,
+                local.value.file,
+                local.value.expr(),
+                &Bindings::default(),
+            )
+            .unwrap_or(Value::Unknown)
+        }))
+    }
+
+    pub(super) fn output_value(&self, node: usize, name: &str) -> Value {
+        let n = self.node(node);
+        let Some(output) = n.merged.outputs.get(name) else {
+            return Value::Unknown;
+        };
+        self.memoized(Memo::Output(node, name.to_string()), || {
+            let none = Bindings::default();
+            if self.conditions(
+                node,
+                &output.preconditions,
+                &none,
+                "Module output value precondition failed",
+            ) {
+                return Value::Unknown;
+            }
+            match &output.value {
+                Some(v) => self
+                    .eval(node, v.file, v.expr(), &none)
+                    .unwrap_or(Value::Unknown),
+                None => Value::Null,
+            }
+        })
+    }
+
+    pub(super) fn call_value(
+        &self,
+        node: usize,
+        name: &str,
+        span: Span,
+    ) -> Result<Value, EvalError> {
+        let n = self.node(node);
+        if !n.merged.module_calls.contains_key(name) {
+            return Err(EvalError::new(
+                "Reference to undeclared module",
+                format!("No module call named \"{name}\" is declared in this module."),
+                span,
+            ));
+        }
+        Ok(self.memoized(Memo::Call(node, name.to_string()), || {
+            let Some((repetition, children)) =
+                self.calls.borrow().get(&(node, name.to_string())).cloned()
+            else {
+                // A module Strata cannot read (a registry or remote source, or instances it
+                // could not expand): Terraform knows its outputs, Strata does not.
+                self.unread.set(true);
+                return Value::Unknown;
+            };
+            let outputs = |child: usize| {
+                let m = self.node(child).merged.clone();
+                Value::Object(
+                    m.outputs
+                        .keys()
+                        .map(|o| (o.clone(), self.output_value(child, o)))
+                        .collect(),
+                )
+            };
+            assemble(
+                repetition,
+                children
+                    .iter()
+                    .map(|(k, c)| (k.clone(), outputs(*c)))
+                    .collect(),
+            )
+        }))
+    }
+}
