@@ -304,10 +304,7 @@ impl ProviderSchemaSource for SchemaStore {
     }
 
     fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
-        match self.schemas.get(provider) {
-            Some(loaded) => loaded.schema.function(name),
-            None => FunctionLookup::Unavailable,
-        }
+        self.default.function(provider, name)
     }
 }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::entry::LazySchema;
 use super::status::LoadedFrom;
 use crate::schema::{
-    ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
+    FunctionLookup, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup, SchemaOrigin,
 };
 
 /// One provider's schema and where it came from, shared by every view that uses that
@@ -65,6 +65,13 @@ impl ProviderSchemaSource for SchemaView {
             let names = loaded.schema.type_names(kind);
             names.into_iter().map(str::to_string).collect()
         })
+    }
+
+    fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
+        match self.schemas.get(provider) {
+            Some(loaded) => loaded.schema.function(name),
+            None => FunctionLookup::Unavailable,
+        }
     }
 }
 
