@@ -35,6 +35,7 @@ mod overrides;
 mod provider_bodies;
 mod provider_configs;
 mod provider_lookup;
+mod provider_source;
 mod providers;
 mod provisioners;
 mod refactoring;
@@ -47,6 +48,7 @@ mod root_outputs;
 mod schema_traversal;
 mod schemas;
 mod stages;
+mod svchost;
 mod syntax;
 mod terraform_block;
 mod upstream;
@@ -239,6 +241,7 @@ fn check(
         return out; // Terraform builds the module tree only from a root that loaded.
     }
     // Building the module tree: the children, and the providers passed to them.
+    required_providers::duplicate_types(merged, &mut out);
     module_providers::check(merged, children, &mut out);
     child_modules::check(module, merged, children, &mut out);
     if failed(&out) {

@@ -5,6 +5,7 @@
 
 use super::endpoints::NOT_A_REFERENCE;
 use super::literal::{decoded, not_constant};
+use super::provider_source::source_error;
 use super::providers::provider_part;
 use super::{at, Diagnostic, Severity};
 use crate::eval::constant;
@@ -39,7 +40,6 @@ impl Ctx<'_> {
 }
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    duplicate_types(m, out);
     for (fi, file) in m.files.iter().enumerate() {
         let mut ctx = Ctx {
             m,
@@ -264,35 +264,6 @@ fn source(ctx: &mut Ctx<'_>, value: &Expr) {
     }
 }
 
-/// What Terraform says of a provider source address it cannot parse; `None` for a valid
-/// one, and for a bad host name, whose wording comes from the IDNA library.
-fn source_error(source: &str) -> Option<(&'static str, String)> {
-    let parts: Vec<&str> = source.split('/').collect();
-    if parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
-        return Some((
-            "Invalid provider source string",
-            "The \"source\" attribute must be in the format \"[hostname/][namespace/]name\"".into(),
-        ));
-    }
-    let given = parts[parts.len() - 1];
-    if let Err(why) = provider_part(given) {
-        return Some((
-            "Invalid provider type",
-            format!("Invalid provider type {given:?} in source {source:?}: {why}\""),
-        ));
-    }
-    if parts.len() > 1 {
-        if let Err(why) = provider_part(parts[parts.len() - 2]) {
-            // Terraform names the namespace it failed to produce: always empty.
-            return Some((
-                "Invalid provider namespace",
-                format!("Invalid provider namespace \"\" in source {source:?}: {why}\""),
-            ));
-        }
-    }
-    None
-}
-
 /// `configuration_aliases`: `hcl.ExprList`, each element `hcl.AbsTraversalForExpr` (a
 /// JSON string parsed as a traversal), then `ParseProviderConfigCompact`, whose local
 /// name must be the entry's.
@@ -345,8 +316,9 @@ fn aliases(ctx: &mut Ctx<'_>, local_name: &str, value: &Expr) {
 /// `Duplicate required provider` (a warning): one provider type under two local names, or
 /// a default provider required under another name than its provider block uses. Terraform
 /// walks a map here, so which of two entries it names first can vary; Strata names the
-/// later one in source order.
-fn duplicate_types(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+/// later one in source order. Terraform checks this while building the module tree
+/// (`validateProviderConfigs`), which it does only for modules that loaded.
+pub(super) fn duplicate_types(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     let mut entries: Vec<(&String, &crate::merge::Attr)> =
         m.terraform.required_providers.iter().collect();
     entries.sort_by_key(|(_, a)| (a.file, a.attr.span.start));
@@ -406,30 +378,5 @@ pub(super) fn display_source(source: &str) -> String {
         [t] => format!("hashicorp/{t}"),
         ["registry.terraform.io", ns, t] => format!("{ns}/{t}"),
         _ => lower,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::source_error;
-
-    #[test]
-    fn sources_are_parsed_as_terraform_parses_them() {
-        assert!(source_error("hashicorp/aws").is_none());
-        assert!(source_error("registry.terraform.io/hashicorp/aws").is_none());
-        assert!(source_error("aws").is_none());
-        assert_eq!(
-            source_error("a/b/c/d").unwrap().0,
-            "Invalid provider source string"
-        );
-        assert_eq!(
-            source_error("/x").unwrap().0,
-            "Invalid provider source string"
-        );
-        assert_eq!(source_error("x/a--b").unwrap().0, "Invalid provider type");
-        assert_eq!(
-            source_error("-x/aws").unwrap().0,
-            "Invalid provider namespace"
-        );
     }
 }
