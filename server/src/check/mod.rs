@@ -164,16 +164,17 @@ impl Diagnostic {
 /// is known; checks that need child modules skip the ones it cannot find.
 pub type ChildModules<'a> = &'a dyn Fn(&str) -> Option<std::sync::Arc<MergedModule>>;
 
-/// Every diagnostic of a module checked as the root module, for the editor: the errors
-/// of Terraform's configuration loader and those of its validate walk together (Terraform
-/// itself runs the walk only once loading succeeded; see `validate_module`).
+/// Every diagnostic of a module in its `role`, for the editor: the errors of Terraform's
+/// configuration loader and those of its validate walk together (Terraform itself runs
+/// the walk only once loading succeeded; see `validate_module`).
 pub fn check_module(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
     schemas: &dyn ProviderSchemaSource,
+    role: Role<'_>,
 ) -> Vec<Diagnostic> {
-    check(module, merged, children, schemas, Role::Root, false)
+    check(module, merged, children, schemas, role, false)
 }
 
 /// What a module is to the modules checked with it.

@@ -54,12 +54,14 @@ pub(super) fn source_error(source: &str) -> Option<(&'static str, String)> {
             Ok(Some(host)) => host,
             Ok(None) => return None,
             // Terraform names the hostname it failed to produce: always empty.
-            Err(why) => return Some((
-                "Invalid provider source hostname",
-                format!(
+            Err(why) => {
+                return Some((
+                    "Invalid provider source hostname",
+                    format!(
                     "Invalid provider source hostname namespace \"\" in source {source:?}: {why}\""
                 ),
-            )),
+                ))
+            }
         },
         _ => DEFAULT_HOST.to_string(),
     };
