@@ -239,7 +239,7 @@ fn version(ctx: &mut Ctx<'_>, value: &Expr) {
                 );
             }
         }
-        _ if matches!(value.kind, ExprKind::Template(_)) => {}
+        // `Value(nil)` fails on a reference or call anywhere, a template's too.
         _ => ctx.error(
             value.span,
             "Invalid version constraint",
@@ -250,13 +250,11 @@ fn version(ctx: &mut Ctx<'_>, value: &Expr) {
 
 fn source(ctx: &mut Ctx<'_>, value: &Expr) {
     let Some(serde_json::Value::String(s)) = decoded(value) else {
-        if !matches!(value.kind, ExprKind::Template(_)) {
-            ctx.error(
-                value.span,
-                "Invalid source",
-                "Source must be specified as a string.".into(),
-            );
-        }
+        ctx.error(
+            value.span,
+            "Invalid source",
+            "Source must be specified as a string.".into(),
+        );
         return;
     };
     if let Some((summary, detail)) = source_error(&s) {
