@@ -257,7 +257,7 @@ fn source(ctx: &mut Ctx<'_>, value: &Expr) {
         );
         return;
     };
-    if let Some((summary, detail)) = source_error(&s) {
+    if let Some((summary, detail)) = source_error(&s, ctx.m.dialect) {
         ctx.error(value.span, summary, detail);
     }
 }
@@ -327,7 +327,7 @@ pub(super) fn duplicate_types(m: &MergedModule, out: &mut Vec<Diagnostic>) {
         };
         // Terraform keeps no requirement under a local name it refused.
         let refused = provider_part(name).map_or(true, |n| n != **name);
-        if refused || source_error(&source).is_some() {
+        if refused || source_error(&source, m.dialect).is_some() {
             continue;
         }
         let ty = display_source(&source);
