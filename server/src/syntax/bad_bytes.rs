@@ -4,7 +4,7 @@
 //! read as HCL reads them while the rest of the file is parsed as usual.
 
 use super::lexer::{Lexer, Tok, INVALID_ENCODING};
-use super::recover::{file, recover_with, unterminated_comment};
+use super::recover::{file, recover_range, unterminated_comment};
 use super::File;
 
 /// Parses a native-syntax file whose bytes at `invalid` (in order) were not UTF-8, the
@@ -14,7 +14,7 @@ pub(super) fn parse_native_invalid(text: &str, invalid: &[usize], previous: Opti
     if invalid.is_empty() {
         return super::recover::parse_native(text, previous);
     }
-    let (body, diagnostics) = recover_with(text, 0..text.len(), previous, &invalid);
+    let (body, diagnostics) = recover_range(text, 0..text.len(), previous, &invalid);
     let mut told = false;
     let mut diagnostics: Vec<_> = diagnostics
         .into_iter()

@@ -36,7 +36,7 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
         let diagnostics = traversals::diagnose(text, &body);
         return file(body, diagnostics);
     }
-    let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous);
+    let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous, &[]);
     unterminated_comment(text, &mut diagnostics);
     file(body, diagnostics)
 }
@@ -56,17 +56,9 @@ pub(super) fn unterminated_comment(text: &str, diagnostics: &mut Vec<SyntaxDiagn
 }
 
 /// Parses the top-level items in `range` of `text` one by one, reporting each problem
-/// where it is and taking blocks that cannot be understood at all from `previous`.
+/// where it is and taking blocks that cannot be understood at all from `previous`. The
+/// bytes at `invalid` were not UTF-8 (`bad_bytes.rs`).
 pub(super) fn recover_range(
-    text: &str,
-    range: Range<usize>,
-    previous: Option<&File>,
-) -> (Body, Vec<SyntaxDiagnostic>) {
-    recover_with(text, range, previous, &[])
-}
-
-/// [`recover_range`] over a text whose bytes at `invalid` were not UTF-8.
-pub(super) fn recover_with(
     text: &str,
     range: Range<usize>,
     previous: Option<&File>,
