@@ -81,6 +81,8 @@ def record(fixture, rc):
             env=env,
             capture_output=True,
             text=True,
+            # Terraform quotes a file's bytes in its messages, UTF-8 or not.
+            errors="replace",
         )
         validate = subprocess.run(
             ["terraform", "validate", "-json", "-no-color"],
@@ -88,6 +90,8 @@ def record(fixture, rc):
             env=env,
             capture_output=True,
             text=True,
+            # Terraform quotes a file's bytes in its messages, UTF-8 or not.
+            errors="replace",
         )
     try:
         result = json.loads(validate.stdout)

@@ -352,3 +352,50 @@ fn required_version_follows_the_terraform_version_setting() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_called_module_is_checked_as_the_child_strata_check_sees() {
+    let dir = TempDir::new("lsp-module-role");
+    dir.write("main.tf", "module \"c\" {\n  source = \"./child\"\n}\n");
+    let text = "output \"o\" {\n  value = terraform_data.missing.id\n}\n";
+    let child = dir.write("child/main.tf", text);
+    let mut client = start_in(&dir);
+    let u = client.open(&child, text, 1);
+    let messages = |p: &Value| -> Vec<String> {
+        p["diagnostics"]
+            .as_array()
+            .map(|d| {
+                d.iter()
+                    .filter_map(|d| d["message"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // Until the workspace is indexed, nothing calls the module yet.
+    let in_child = |p: &Value| {
+        messages(p)
+            .iter()
+            .any(|m| m.contains("has not been declared in module.c."))
+    };
+    let all = messages(&client.diagnostics_for(&u, in_child));
+    assert!(
+        !all.iter().any(|m| m.contains("in the root module")),
+        "{all:?}"
+    );
+    // Renaming the call in the root module changes the child's words.
+    let root_text = "module \"c\" {\n  source = \"./child\"\n}\n";
+    let root = client.open(&dir.path().join("main.tf"), root_text, 1);
+    client.notify(
+        "textDocument/didChange",
+        change(
+            &root,
+            2,
+            json!([{ "range": range(0, 8, 0, 9), "text": "d" }]),
+        ),
+    );
+    client.diagnostics_for(&u, |p| {
+        messages(p)
+            .iter()
+            .any(|m| m.contains("has not been declared in module.d."))
+    });
+}

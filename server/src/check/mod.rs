@@ -36,6 +36,7 @@ mod provider_bodies;
 mod provider_configs;
 mod provider_functions;
 mod provider_lookup;
+mod provider_source;
 mod providers;
 mod provisioners;
 mod refactoring;
@@ -48,6 +49,7 @@ mod root_outputs;
 mod schema_traversal;
 mod schemas;
 mod stages;
+mod svchost;
 mod syntax;
 mod terraform_block;
 #[cfg(test)]
@@ -165,16 +167,17 @@ impl Diagnostic {
 /// is known; checks that need child modules skip the ones it cannot find.
 pub type ChildModules<'a> = &'a dyn Fn(&str) -> Option<std::sync::Arc<MergedModule>>;
 
-/// Every diagnostic of a module checked as the root module, for the editor: the errors
-/// of Terraform's configuration loader and those of its validate walk together (Terraform
-/// itself runs the walk only once loading succeeded; see `validate_module`).
+/// Every diagnostic of a module in its `role`, for the editor: the errors of Terraform's
+/// configuration loader and those of its validate walk together (Terraform itself runs
+/// the walk only once loading succeeded; see `validate_module`).
 pub fn check_module(
     module: &Module,
     merged: &MergedModule,
     children: ChildModules<'_>,
     schemas: &dyn ProviderSchemaSource,
+    role: Role<'_>,
 ) -> Vec<Diagnostic> {
-    check(module, merged, children, schemas, Role::Root, false)
+    check(module, merged, children, schemas, role, false)
 }
 
 /// What a module is to the modules checked with it.
@@ -242,6 +245,7 @@ fn check(
         return out; // Terraform builds the module tree only from a root that loaded.
     }
     // Building the module tree: the children, and the providers passed to them.
+    required_providers::duplicate_types(merged, &mut out);
     module_providers::check(merged, children, &mut out);
     child_modules::check(module, merged, children, &mut out);
     if failed(&out) {

@@ -3,12 +3,14 @@
 //! and `configuration_aliases`; sources are provider addresses
 //! (`[hostname/][namespace/]type`); and the block belongs inside `terraform`.
 
-use super::literal::not_constant;
+use super::endpoints::NOT_A_REFERENCE;
+use super::literal::{decoded, not_constant};
+use super::provider_source::source_error;
 use super::providers::provider_part;
 use super::{at, Diagnostic, Severity};
 use crate::eval::constant;
 use crate::merge::{MergedModule, Origin};
-use crate::syntax::{Attribute, Block, Expr, ExprKind, Span, Syntax, TraversalStep};
+use crate::syntax::{Attribute, Block, Expr, ExprKind, JsonKind, JsonValue, Span, TraversalStep};
 
 /// Code of a malformed provider requirement.
 pub const REQUIREMENT: &str = "invalid-provider-requirement";
@@ -38,11 +40,7 @@ impl Ctx<'_> {
 }
 
 pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
-    duplicate_types(m, out);
     for (fi, file) in m.files.iter().enumerate() {
-        if file.syntax.syntax == Syntax::Json {
-            continue; // JSON values are read in context; Strata does not yet.
-        }
         let mut ctx = Ctx {
             m,
             file: fi as u32,
@@ -78,8 +76,9 @@ fn requirements(ctx: &mut Ctx<'_>, block: &Block) {
 
 fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
     let name = &*a.name.name;
+    // `attr.Expr.Value(nil)` of a primitive type: JSON strings are read as written.
     let legacy = matches!(
-        constant(&a.expr),
+        decoded(&a.expr),
         Some(
             serde_json::Value::String(_)
                 | serde_json::Value::Number(_)
@@ -104,7 +103,7 @@ fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
         ctx.error(a.expr.span, "Invalid provider local name", detail);
         return;
     }
-    let ExprKind::Object(items) = &a.expr.kind else {
+    let Some(items) = a.expr.static_map() else {
         ctx.error(
             a.expr.span,
             "Invalid required_providers object",
@@ -112,7 +111,7 @@ fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
         );
         return;
     };
-    for (key, value) in items {
+    for (key, value) in &items {
         let Some(key_name) = key_string(ctx, key) else {
             continue;
         };
@@ -133,11 +132,15 @@ fn entry(ctx: &mut Ctx<'_>, a: &Attribute) {
 }
 
 /// An entry's key as Terraform reads it, evaluated without a context: a bare name or
-/// keyword is itself; anything else must be a constant string (`Invalid Attribute`
-/// otherwise).
+/// keyword is itself, a JSON property name its string; anything else must be a
+/// constant string (`Invalid Attribute` otherwise).
 fn key_string(ctx: &mut Ctx<'_>, key: &Expr) -> Option<String> {
     match &key.kind {
         ExprKind::Variable(id) => return Some(id.name.to_string()),
+        ExprKind::Json(JsonValue {
+            kind: JsonKind::String(s),
+            ..
+        }) => return Some(s.to_string()),
         ExprKind::Bool(b) => return Some(b.to_string()),
         ExprKind::Null => return Some("null".into()),
         _ => {}
@@ -226,7 +229,7 @@ fn holds_exactly(text: &str) -> bool {
 }
 
 fn version(ctx: &mut Ctx<'_>, value: &Expr) {
-    match constant(value) {
+    match decoded(value) {
         Some(serde_json::Value::String(s)) => {
             if !super::versions::is_constraint(&s) {
                 ctx.error(
@@ -236,7 +239,7 @@ fn version(ctx: &mut Ctx<'_>, value: &Expr) {
                 );
             }
         }
-        _ if matches!(value.kind, ExprKind::Template(_)) => {}
+        // `Value(nil)` fails on a reference or call anywhere, a template's too.
         _ => ctx.error(
             value.span,
             "Invalid version constraint",
@@ -246,77 +249,62 @@ fn version(ctx: &mut Ctx<'_>, value: &Expr) {
 }
 
 fn source(ctx: &mut Ctx<'_>, value: &Expr) {
-    let Some(serde_json::Value::String(s)) = constant(value) else {
-        if !matches!(value.kind, ExprKind::Template(_)) {
-            ctx.error(
-                value.span,
-                "Invalid source",
-                "Source must be specified as a string.".into(),
-            );
-        }
+    let Some(serde_json::Value::String(s)) = decoded(value) else {
+        ctx.error(
+            value.span,
+            "Invalid source",
+            "Source must be specified as a string.".into(),
+        );
         return;
     };
-    if let Some((summary, detail)) = source_error(&s) {
+    if let Some((summary, detail)) = source_error(&s, ctx.m.dialect) {
         ctx.error(value.span, summary, detail);
     }
 }
 
-/// What Terraform says of a provider source address it cannot parse; `None` for a valid
-/// one, and for a bad host name, whose wording comes from the IDNA library.
-fn source_error(source: &str) -> Option<(&'static str, String)> {
-    let parts: Vec<&str> = source.split('/').collect();
-    if parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
-        return Some((
-            "Invalid provider source string",
-            "The \"source\" attribute must be in the format \"[hostname/][namespace/]name\"".into(),
-        ));
-    }
-    let given = parts[parts.len() - 1];
-    if let Err(why) = provider_part(given) {
-        return Some((
-            "Invalid provider type",
-            format!("Invalid provider type {given:?} in source {source:?}: {why}\""),
-        ));
-    }
-    if parts.len() > 1 {
-        if let Err(why) = provider_part(parts[parts.len() - 2]) {
-            // Terraform names the namespace it failed to produce: always empty.
-            return Some((
-                "Invalid provider namespace",
-                format!("Invalid provider namespace \"\" in source {source:?}: {why}\""),
-            ));
-        }
-    }
-    None
-}
-
+/// `configuration_aliases`: `hcl.ExprList`, each element `hcl.AbsTraversalForExpr` (a
+/// JSON string parsed as a traversal), then `ParseProviderConfigCompact`, whose local
+/// name must be the entry's.
 fn aliases(ctx: &mut Ctx<'_>, local_name: &str, value: &Expr) {
-    let ExprKind::Tuple(items) = &value.kind else {
+    let Some(items) = value.static_list() else {
+        ctx.error(
+            value.start_range(),
+            "Invalid expression",
+            "A static list expression is required.".into(),
+        );
         return;
     };
-    for item in items {
-        let (root, steps) = match &item.kind {
-            ExprKind::Variable(id) => (id, &[][..]),
-            ExprKind::Traversal { root, steps } => match &root.kind {
-                ExprKind::Variable(id) => (id, steps.as_slice()),
-                _ => continue,
-            },
-            _ => continue,
+    for item in &items {
+        let Some(traversal) = item.static_traversal() else {
+            ctx.error(item.span, "Invalid expression", NOT_A_REFERENCE.into());
+            continue;
         };
-        let compact = steps.len() <= 1 && steps.iter().all(|s| matches!(s, TraversalStep::Attr(_)));
+        let (root, steps) = match &traversal.kind {
+            ExprKind::Traversal { root, steps } => (&**root, steps.as_slice()),
+            _ => (&traversal, &[][..]),
+        };
+        let root = match &root.kind {
+            ExprKind::Variable(id) => id.name.to_string(),
+            ExprKind::Bool(b) => b.to_string(),
+            _ => "null".to_string(),
+        };
+        // `ParseProviderConfigCompact`: a second step must name the alias; it returns at
+        // that name, so steps after it go unnoticed (`aws.a.b` is accepted).
+        let compact = steps
+            .first()
+            .is_none_or(|s| matches!(s, TraversalStep::Attr(_)));
         if !compact {
             ctx.error(
                 value.span,
                 "Invalid configuration_aliases value",
                 "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias".into(),
             );
-        } else if &*root.name != local_name {
+        } else if root != local_name {
             ctx.error(
                 value.span,
                 "Invalid configuration_aliases value",
                 format!(
-                    "Configuration aliases must be prefixed with the provider name. Expected {local_name:?}, but found {:?}.",
-                    root.name
+                    "Configuration aliases must be prefixed with the provider name. Expected {local_name:?}, but found {root:?}."
                 ),
             );
         }
@@ -326,8 +314,9 @@ fn aliases(ctx: &mut Ctx<'_>, local_name: &str, value: &Expr) {
 /// `Duplicate required provider` (a warning): one provider type under two local names, or
 /// a default provider required under another name than its provider block uses. Terraform
 /// walks a map here, so which of two entries it names first can vary; Strata names the
-/// later one in source order.
-fn duplicate_types(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+/// later one in source order. Terraform checks this while building the module tree
+/// (`validateProviderConfigs`), which it does only for modules that loaded.
+pub(super) fn duplicate_types(m: &MergedModule, out: &mut Vec<Diagnostic>) {
     let mut entries: Vec<(&String, &crate::merge::Attr)> =
         m.terraform.required_providers.iter().collect();
     entries.sort_by_key(|(_, a)| (a.file, a.attr.span.start));
@@ -336,7 +325,9 @@ fn duplicate_types(m: &MergedModule, out: &mut Vec<Diagnostic>) {
         let Some(source) = entry_source(entry) else {
             continue;
         };
-        if source_error(&source).is_some() {
+        // Terraform keeps no requirement under a local name it refused.
+        let refused = provider_part(name).map_or(true, |n| n != **name);
+        if refused || source_error(&source, m.dialect).is_some() {
             continue;
         }
         let ty = display_source(&source);
@@ -385,30 +376,5 @@ pub(super) fn display_source(source: &str) -> String {
         [t] => format!("hashicorp/{t}"),
         ["registry.terraform.io", ns, t] => format!("{ns}/{t}"),
         _ => lower,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::source_error;
-
-    #[test]
-    fn sources_are_parsed_as_terraform_parses_them() {
-        assert!(source_error("hashicorp/aws").is_none());
-        assert!(source_error("registry.terraform.io/hashicorp/aws").is_none());
-        assert!(source_error("aws").is_none());
-        assert_eq!(
-            source_error("a/b/c/d").unwrap().0,
-            "Invalid provider source string"
-        );
-        assert_eq!(
-            source_error("/x").unwrap().0,
-            "Invalid provider source string"
-        );
-        assert_eq!(source_error("x/a--b").unwrap().0, "Invalid provider type");
-        assert_eq!(
-            source_error("-x/aws").unwrap().0,
-            "Invalid provider namespace"
-        );
     }
 }

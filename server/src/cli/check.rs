@@ -10,10 +10,10 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use super::Format;
-use crate::check::{validate_module, Diagnostic, Role, Severity};
+use crate::check::{validate_module, Diagnostic, Severity};
 use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
-use crate::workspace::{discover_modules, CallCycles, Workspace};
+use crate::workspace::{discover_modules, CallCycles, ModuleRoles, Workspace};
 
 /// Checks every module under `dir` with the provider schemas the store finds (schema
 /// files first) and prints the result; exit status 1 when any error.
@@ -33,24 +33,19 @@ pub fn run(
     ws.index_dirs(&dirs, &|_| {});
     super::schemas::load_store(&ws, schema_files, no_plugins)?;
     let modules = ws.modules();
-    let called = called_dirs(&ws, &modules);
-    let paths = module_paths(&ws, &modules, &called);
+    let roles = ModuleRoles::of(&ws, &modules);
     let mut diagnostics: Vec<Diagnostic> = modules
         .iter()
         .flat_map(|m| {
             let children = |source: &str| {
                 crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
             };
-            let role = if called.contains(&m.dir) {
-                Role::Called(paths.get(&m.dir).map_or(&[], Vec::as_slice))
-            } else {
-                Role::Root
-            };
+            let role = roles.role(&m.dir);
             let schemas = ws.provider_schemas_for(&m.dir);
             validate_module(m, &ws.merged_of(m), &children, &*schemas, role)
         })
         .collect();
-    diagnostics.extend(call_cycles(&ws, &modules, &called));
+    diagnostics.extend(call_cycles(&ws, &modules, &roles));
     diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
 
     let report = Report::new(&ws, &dir, &diagnostics);
@@ -69,86 +64,17 @@ pub fn run(
     })
 }
 
-/// The directories of the modules that another module of the set calls through a local
-/// `source`: `terraform validate` in a caller's directory checks them as children.
-fn called_dirs(
-    ws: &Workspace,
-    modules: &[std::sync::Arc<crate::module::Module>],
-) -> std::collections::HashSet<PathBuf> {
-    let calls = modules.iter().flat_map(|m| local_calls(ws, &m.dir));
-    calls.map(|(_, dir)| dir).collect()
-}
-
-/// The module calls of the module in `dir` whose local `source` names another directory:
-/// each call's name and the directory it calls.
-fn local_calls(ws: &Workspace, dir: &Path) -> Vec<(String, PathBuf)> {
-    let Some(merged) = ws.merged(dir) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (name, call) in &merged.module_calls {
-        let source = call
-            .source
-            .as_ref()
-            .and_then(|s| crate::merge::literal_string(s.expr()));
-        if let Some(child) = source.and_then(|s| crate::workspace::local_child_dir(dir, s)) {
-            if child != dir {
-                out.push((name.clone(), child));
-            }
-        }
-    }
-    out
-}
-
-/// The module paths (`module.a.module.b`) by which the root modules of the set reach
-/// each called module, as Terraform's validate walk names them, at most
-/// [`MAX_MODULE_PATHS`](crate::limits::MAX_MODULE_PATHS) each. A call that comes back to
-/// a module on its own path is a cycle (`call_cycles`) and is not followed.
-fn module_paths(
-    ws: &Workspace,
-    modules: &[std::sync::Arc<crate::module::Module>],
-    called: &std::collections::HashSet<PathBuf>,
-) -> HashMap<PathBuf, Vec<String>> {
-    fn visit(
-        ws: &Workspace,
-        dir: &Path,
-        prefix: &str,
-        stack: &mut Vec<PathBuf>,
-        paths: &mut HashMap<PathBuf, Vec<String>>,
-    ) {
-        for (name, child) in local_calls(ws, dir) {
-            let known = paths.entry(child.clone()).or_default();
-            if stack.contains(&child) || known.len() >= crate::limits::MAX_MODULE_PATHS {
-                continue;
-            }
-            let path = match prefix {
-                "" => format!("module.{name}"),
-                _ => format!("{prefix}.module.{name}"),
-            };
-            known.push(path.clone());
-            stack.push(child.clone());
-            visit(ws, &child, &path, stack, paths);
-            stack.pop();
-        }
-    }
-    let mut paths = HashMap::new();
-    for m in modules.iter().filter(|m| !called.contains(&m.dir)) {
-        visit(ws, &m.dir, "", &mut vec![m.dir.clone()], &mut paths);
-    }
-    paths
-}
-
 /// The module call cycles of the set, each reported once: walked from the modules
 /// checked as root modules, then from any module none of them reaches (modules that
 /// only call each other).
 fn call_cycles(
     ws: &Workspace,
     modules: &[std::sync::Arc<crate::module::Module>],
-    called: &std::collections::HashSet<PathBuf>,
+    roles: &ModuleRoles,
 ) -> Vec<Diagnostic> {
     let child = |from: &Path, source: &str| ws.read_child(from, source);
     let mut cycles = CallCycles::new();
-    let (roots, rest): (Vec<_>, Vec<_>) = modules.iter().partition(|m| !called.contains(&m.dir));
+    let (roots, rest): (Vec<_>, Vec<_>) = modules.iter().partition(|m| !roles.is_called(&m.dir));
     let mut out = Vec::new();
     for m in roots.into_iter().chain(rest) {
         if !cycles.reached(&m.dir) {

@@ -27,7 +27,7 @@ use crate::cancel::Cancel;
 use crate::check::{check_module, Diagnostic, Severity};
 use crate::module::Module;
 use crate::syntax::Span;
-use crate::workspace::{CallCycles, Workspace};
+use crate::workspace::{CallCycles, ModuleRoles, Workspace};
 
 /// Whether `module` is still the current snapshot of its directory.
 fn is_current(ws: &Workspace, module: &Module) -> bool {
@@ -44,23 +44,29 @@ async fn publish_module(
     state: &State,
     running: &Running,
     module: &Arc<Module>,
-) {
+) -> Option<ModuleRoles> {
     if !is_current(ws, module) {
-        return;
+        return None;
     }
     let encoding = state.encoding();
     // Off the async threads, which keep reading and answering meanwhile.
     let cancel = running.start(&module.dir);
     let checked = {
         let (ws, module, cancel) = (ws.clone(), module.clone(), cancel.clone());
-        tokio::task::spawn_blocking(move || cancel.run(|| check(&ws, &module))).await
+        tokio::task::spawn_blocking(move || {
+            // The role `strata check` gives it: a module another one calls is its child.
+            let roles = ModuleRoles::of(&ws, &ws.modules());
+            let all = cancel.run(|| check(&ws, &module, &roles));
+            (all, roles)
+        })
+        .await
     };
     running.end();
-    let Ok(all) = checked else {
-        return; // The runtime is shutting down.
+    let Ok((all, roles)) = checked else {
+        return None; // The runtime is shutting down.
     };
     if cancel.is_cancelled() || !is_current(ws, module) {
-        return; // Partial or stale: the newer snapshot queued after it publishes.
+        return None; // Partial or stale: the newer snapshot queued after it publishes.
     }
     let all: Vec<Diagnostic> = all.into_iter().filter_map(|d| placed(d, module)).collect();
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
@@ -89,6 +95,40 @@ async fn publish_module(
         client
             .publish_diagnostics(uri, diagnostics, source.version)
             .await;
+    }
+    Some(roles)
+}
+
+/// The role each module's published diagnostics were checked in (its module paths when
+/// called), so that a module whose role an edit elsewhere changed (a call added, renamed
+/// or removed) is checked again.
+#[derive(Debug, Default)]
+struct PublishedRoles(HashMap<PathBuf, Option<Vec<String>>>);
+
+impl PublishedRoles {
+    /// Records the role `module` was just published in, and returns the modules published
+    /// in another role than `roles` now gives them.
+    fn changed(
+        &mut self,
+        ws: &Workspace,
+        module: &Module,
+        roles: &ModuleRoles,
+    ) -> Vec<Arc<Module>> {
+        let paths_of = |dir: &std::path::Path| roles.paths_of(dir).map(<[String]>::to_vec);
+        self.0.insert(module.dir.clone(), paths_of(&module.dir));
+        let mut stale = Vec::new();
+        self.0.retain(|dir, published| match ws.module(dir) {
+            None => false, // forgotten
+            Some(m) => {
+                let now = paths_of(dir);
+                if *published != now {
+                    *published = now;
+                    stale.push(m);
+                }
+                true
+            }
+        });
+        stale
     }
 }
 
@@ -144,17 +184,13 @@ fn to_lsp(
 
 /// The diagnostics of `module` (with the module call cycles its calls close), or one
 /// saying that checking it failed.
-fn check(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
+fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic> {
     let children = |source: &str| ws.read_child(&module.dir, source).map(|(_, m)| m);
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {
         let merged = ws.merged_of(module);
-        let mut all = check_module(
-            module,
-            &merged,
-            &children,
-            &*ws.provider_schemas_for(&module.dir),
-        );
+        let role = roles.role(&module.dir);
+        let mut all = check_module(module, &merged, &children, &*ws.provider_schemas_for(&module.dir), role);
         let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);
         all.extend(CallCycles::new().walk(&module.dir, merged, &child));
         all
@@ -258,11 +294,24 @@ impl Publisher {
         let (queue, mut jobs) = mpsc::unbounded_channel::<Job>();
         let running = Arc::new(Running::default());
         let task_running = running.clone();
+        // Weak: the task still ends when the last `Publisher` is dropped.
+        let requeue = queue.downgrade();
         tokio::spawn(async move {
+            let mut published = PublishedRoles::default();
             while let Some(job) = jobs.recv().await {
                 match job {
                     Job::Module(module) => {
-                        publish_module(&client, &ws, &state, &task_running, &module).await;
+                        let checked =
+                            publish_module(&client, &ws, &state, &task_running, &module).await;
+                        let Some(roles) = checked else {
+                            continue;
+                        };
+                        let stale = published.changed(&ws, &module, &roles);
+                        if let Some(requeue) = requeue.upgrade() {
+                            for m in stale {
+                                let _ = requeue.send(Job::Module(m));
+                            }
+                        }
                     }
                     Job::Clear(paths) => clear(&client, &state, &paths).await,
                 }

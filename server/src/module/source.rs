@@ -29,6 +29,18 @@ impl SourceFile {
         version: Option<i32>,
         previous: Option<&SourceFile>,
     ) -> Self {
+        Self::parse_invalid(path, text, &[], version, previous)
+    }
+
+    /// Parses the `text` of a file whose bytes at `invalid` were not UTF-8 (see
+    /// `text::encoding::decode_lossless`), keeping the last good tree of `previous`.
+    pub fn parse_invalid(
+        path: PathBuf,
+        text: Arc<str>,
+        invalid: &[usize],
+        version: Option<i32>,
+        previous: Option<&SourceFile>,
+    ) -> Self {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let syntax = classify(name, Dialect::OpenTofu)
             .map(|k| k.syntax)
@@ -36,8 +48,10 @@ impl SourceFile {
         let last_good = previous.and_then(|p| p.last_good.clone());
         let tree = Arc::new(match previous {
             // After an edit, only what the edit touched is parsed again.
-            Some(p) => syntax::reparse(&text, syntax, &p.text, &p.syntax, last_good.as_deref()),
-            None => syntax::parse(&text, syntax, last_good.as_deref()),
+            Some(p) if invalid.is_empty() => {
+                syntax::reparse(&text, syntax, &p.text, &p.syntax, last_good.as_deref())
+            }
+            _ => syntax::parse_invalid(&text, invalid, syntax, last_good.as_deref()),
         });
         let last_good = if tree.has_errors() {
             last_good

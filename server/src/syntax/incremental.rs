@@ -206,7 +206,7 @@ fn parse_slice(
     if !kept.iter().all(|s| split.contains(&(s.start, s.end))) {
         return None;
     }
-    Some(recover::recover_range(text, range, last_good))
+    Some(recover::recover_range(text, range, last_good, &[]))
 }
 
 enum Item {

@@ -64,6 +64,9 @@ pub(super) enum Tok {
     Apostrophe,
     Backtick,
     Invalid,
+    /// A byte of the file that is not UTF-8 (`TokenBadUTF8`), which the text holds as
+    /// `text::encoding::PLACEHOLDER`.
+    BadUtf8,
     Eof,
 }
 
@@ -97,6 +100,8 @@ pub(super) struct Lexer<'a> {
     /// Tokens scanned but not yet handed out (one step can produce no token, or one).
     tokens: std::collections::VecDeque<Token>,
     modes: Vec<Mode>,
+    /// The offsets of the file's bytes that are not UTF-8, in order.
+    invalid: &'a [usize],
 }
 
 impl<'a> Lexer<'a> {
@@ -111,7 +116,19 @@ impl<'a> Lexer<'a> {
                 depth: 0,
                 template: false,
             }],
+            invalid: &[],
         }
+    }
+
+    /// The same scanner, told where the file's bytes that are not UTF-8 are.
+    pub(super) fn with_invalid(mut self, invalid: &'a [usize]) -> Self {
+        self.invalid = invalid;
+        self
+    }
+
+    /// Whether the byte at `offset` is one that is not UTF-8.
+    fn is_invalid(&self, offset: usize) -> bool {
+        !self.invalid.is_empty() && self.invalid.binary_search(&offset).is_ok()
     }
 
     /// The next token; at the end, an empty `Eof` token, again and again (Terraform prints
@@ -149,6 +166,7 @@ impl<'a> Lexer<'a> {
             return;
         };
         match c {
+            _ if self.is_invalid(self.pos) => self.push(Tok::BadUtf8, 1),
             ' ' | '\t' => self.pos += 1,
             '\n' => self.push(Tok::Newline, 1),
             '\r' if rest.starts_with("\r\n") => self.push(Tok::Newline, 2),
@@ -241,6 +259,9 @@ impl<'a> Lexer<'a> {
 
     fn quoted(&mut self) {
         let rest = self.rest();
+        if self.is_invalid(self.pos) {
+            return self.push(Tok::BadUtf8, 1);
+        }
         if let Some(len) = self.template_open(rest) {
             return self.push_template_open(rest, len);
         }
@@ -270,6 +291,7 @@ impl<'a> Lexer<'a> {
                 || c == '\n'
                 || here.starts_with("\r\n")
                 || self.template_open(here).is_some()
+                || self.is_invalid(self.pos + i)
             {
                 len = i;
                 break;
@@ -292,6 +314,9 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+        if self.is_invalid(self.pos) {
+            return self.push(Tok::BadUtf8, 1);
+        }
         if let Some(len) = self.template_open(rest) {
             return self.push_template_open(rest, len);
         }
@@ -302,7 +327,7 @@ impl<'a> Lexer<'a> {
                 len = i + 1;
                 break;
             }
-            if i > 0 && (self.template_open(here).is_some()) {
+            if i > 0 && (self.template_open(here).is_some() || self.is_invalid(self.pos + i)) {
                 len = i;
                 break;
             }
@@ -473,6 +498,12 @@ pub(super) fn token_errors(text: &str, tokens: &[Token]) -> Vec<SyntaxDiagnostic
                 "Invalid character",
                 invalid_character(&text[token.span.clone()]),
             )),
+            Tok::BadUtf8 => Some((
+                INVALID_ENCODING,
+                "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected \
+                 in your editor."
+                    .into(),
+            )),
             _ => None,
         };
         if let Some((summary, detail)) = detail {
@@ -487,6 +518,9 @@ pub(super) fn token_errors(text: &str, tokens: &[Token]) -> Vec<SyntaxDiagnostic
     }
     out
 }
+
+/// HCL's summary for a byte that is not UTF-8, which it reports once per file.
+pub(super) const INVALID_ENCODING: &str = "Invalid character encoding";
 
 fn invalid_character(chars: &str) -> String {
     if chars == "“" || chars == "”" {

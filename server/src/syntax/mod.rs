@@ -5,6 +5,7 @@
 //! Parsing never fails: a broken file yields every block that could be understood plus
 //! syntax diagnostics placed where the problem is (see `recover`).
 
+mod bad_bytes;
 mod depth;
 mod diagnose;
 mod incremental;
@@ -456,9 +457,22 @@ pub fn reparse(
 /// parsed without errors: blocks broken in `text` are taken from it (marked `stale`) so
 /// that a half-typed block does not vanish from the module while the user types.
 pub fn parse(text: &str, syntax: Syntax, previous: Option<&File>) -> File {
+    parse_invalid(text, &[], syntax, previous)
+}
+
+/// [`parse`] for a file whose bytes at `invalid` (in order) were not UTF-8, each held in
+/// `text` as `text::encoding::PLACEHOLDER` (`text::encoding::decode_lossless`). The
+/// JSON syntax reads them as the characters they stand for; HCL's JSON scanner, too,
+/// takes any byte in a string and refuses one elsewhere.
+pub fn parse_invalid(
+    text: &str,
+    invalid: &[usize],
+    syntax: Syntax,
+    previous: Option<&File>,
+) -> File {
     let text = crate::text::without_bom(text);
     match syntax {
-        Syntax::Native => recover::parse_native(&text, previous),
+        Syntax::Native => bad_bytes::parse_native_invalid(&text, invalid, previous),
         Syntax::Json => json::parse_json(&text),
     }
 }

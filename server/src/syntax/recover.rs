@@ -36,7 +36,13 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
         let diagnostics = traversals::diagnose(text, &body);
         return file(body, diagnostics);
     }
-    let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous);
+    let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous, &[]);
+    unterminated_comment(text, &mut diagnostics);
+    file(body, diagnostics)
+}
+
+/// HCL's error for a `/*` comment that never ends, among the file's others.
+pub(super) fn unterminated_comment(text: &str, diagnostics: &mut Vec<SyntaxDiagnostic>) {
     if let Some(at) = scan::unterminated_comment(text) {
         diagnostics.push(SyntaxDiagnostic {
             severity: SyntaxSeverity::Error,
@@ -47,21 +53,23 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
         });
         diagnostics.sort_by_key(|d| d.span.start);
     }
-    file(body, diagnostics)
 }
 
 /// Parses the top-level items in `range` of `text` one by one, reporting each problem
-/// where it is and taking blocks that cannot be understood at all from `previous`.
+/// where it is and taking blocks that cannot be understood at all from `previous`. The
+/// bytes at `invalid` were not UTF-8 (`bad_bytes.rs`).
 pub(super) fn recover_range(
     text: &str,
     range: Range<usize>,
     previous: Option<&File>,
+    invalid: &[usize],
 ) -> (Body, Vec<SyntaxDiagnostic>) {
     let mut recovery = Recovery {
         text,
         diagnostics: Vec::new(),
         after_error: false,
         depth: 0,
+        invalid,
     };
     let mut body = Body::default();
     for item in scan::items(text, range.clone()) {
@@ -80,7 +88,7 @@ pub(super) fn recover_range(
     (body, diagnostics)
 }
 
-fn file(body: Body, diagnostics: Vec<SyntaxDiagnostic>) -> File {
+pub(super) fn file(body: Body, diagnostics: Vec<SyntaxDiagnostic>) -> File {
     File {
         syntax: Syntax::Native,
         body,
@@ -100,6 +108,8 @@ struct Recovery<'a> {
     after_error: bool,
     /// How many broken blocks the current item is inside.
     depth: usize,
+    /// The offsets of the file's bytes that are not UTF-8 (outside comments).
+    invalid: &'a [usize],
 }
 
 impl Recovery<'_> {
@@ -117,6 +127,7 @@ impl Recovery<'_> {
         let scope = Scope {
             whole_blocks,
             after_error: self.after_error,
+            invalid: self.invalid,
         };
         diagnose::body_item(self.text, item, self.text.len(), scope)
     }
@@ -148,8 +159,10 @@ impl Recovery<'_> {
         }
         let slice = &self.text[item.span.clone()];
         match hcl_edit::parser::parse_body(slice) {
-            Ok(body) => single(Converter::new(item.span.start).body(body)),
-            Err(_) => self.piecewise(item.span.clone()),
+            Ok(body) if !self.holds_invalid(&item.span) => {
+                single(Converter::new(item.span.start).body(body))
+            }
+            _ => self.piecewise(item.span.clone()),
         }
     }
 
@@ -194,6 +207,7 @@ impl Recovery<'_> {
         let scope = Scope {
             whole_blocks: false,
             after_error: self.after_error,
+            invalid: self.invalid,
         };
         let found = diagnose::body_item(self.text, range.start..open + 1, open + 1, scope);
         // HCL keeps a block whose label holds a template sequence, with the sequence
@@ -294,6 +308,12 @@ impl Recovery<'_> {
     /// An item without a body: an argument, or a block header HCL refuses but keeps.
     fn attribute(&mut self, range: Range<usize>) -> Option<Parsed> {
         let slice = &self.text[range.clone()];
+        if self.holds_invalid(&range) {
+            // hcl-edit reads the placeholder as a character; HCL's scanner does not.
+            let found = self.diagnose(range.clone(), false);
+            self.diagnostics.extend(found);
+            return unanalysed_attribute(slice, range.start).map(Parsed::Attribute);
+        }
         let error = match hcl_edit::parser::parse_body(slice) {
             Ok(body) => return first_attribute(Converter::new(range.start).body(body)),
             Err(e) => e,
@@ -362,6 +382,12 @@ impl Recovery<'_> {
             Span::new(at, (at + 1).min(range.end.max(at))),
         );
         None
+    }
+
+    /// Whether `range` holds a byte of the file that is not UTF-8.
+    fn holds_invalid(&self, range: &Range<usize>) -> bool {
+        let from = self.invalid.partition_point(|&at| at < range.start);
+        self.invalid.get(from).is_some_and(|&at| at < range.end)
     }
 
     fn error(&mut self, summary: &str, detail: &str, span: Span) {

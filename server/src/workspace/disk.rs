@@ -3,20 +3,25 @@
 use std::path::Path;
 
 use crate::module::{version_file_names, version_from_file, CoreVersion, Dialect, SourceFile};
+use crate::text::encoding::decode_lossless;
 use crate::text::read::{read_bounded, ReadError};
 
 pub use crate::text::read::MAX_FILE_BYTES;
 
-/// Reads and parses a file. A file that cannot be read, is too large or is not UTF-8
-/// becomes an empty file with one error saying so.
+/// Reads and parses a file. A file that cannot be read or is too large becomes an empty
+/// file with one error saying so; bytes that are not UTF-8 are read as HCL reads them
+/// (`text::encoding`).
 pub fn read_source(path: &Path, previous: Option<&SourceFile>) -> SourceFile {
     match read_text(path) {
-        Ok(text) => SourceFile::parse(path.to_path_buf(), text.into(), None, previous),
+        Ok((text, invalid)) => {
+            SourceFile::parse_invalid(path.to_path_buf(), text.into(), &invalid, None, previous)
+        }
         Err(problem) => SourceFile::unreadable(path, problem),
     }
 }
 
-fn read_text(path: &Path) -> Result<String, String> {
+/// The text of a file, with the offsets of its bytes that are not UTF-8.
+fn read_text(path: &Path) -> Result<(String, Vec<usize>), String> {
     let shown = path.display();
     let bytes = read_bounded(path, MAX_FILE_BYTES).map_err(|e| match e {
         ReadError::TooLarge { size, limit } => {
@@ -32,12 +37,7 @@ fn read_text(path: &Path) -> Result<String, String> {
         }
         e => format!("The file {shown} could not be read: {e}."),
     })?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "The file {shown} is not valid UTF-8 (invalid byte at offset {}); configuration files must be UTF-8.",
-            e.utf8_error().valid_up_to()
-        )
-    })
+    Ok(decode_lossless(bytes))
 }
 
 /// The names of the files in `dir` that are configuration in some dialect.

@@ -10,6 +10,7 @@ mod discover;
 mod disk;
 mod plan;
 mod provider_schemas;
+mod roles;
 mod states;
 
 use std::collections::BTreeSet;
@@ -28,6 +29,7 @@ pub use cycles::{CallCycles, CALL_CYCLE_CODE};
 pub use discover::{discover_modules, is_skipped_dir};
 pub use disk::MAX_FILE_BYTES;
 pub use plan::PlanPositions;
+pub use roles::ModuleRoles;
 
 /// Every document, file and module Strata knows of.
 #[derive(Debug, Default)]
@@ -48,6 +50,8 @@ pub struct Workspace {
     states: states::StateCache,
     /// The provider schemas analyses use.
     provider_schemas: SchemaSlot,
+    /// The local module calls of each module, for the roles (`roles.rs`).
+    calls: roles::CallsCache,
 }
 
 /// The provider schemas of a workspace; none until someone sets them.
@@ -227,6 +231,7 @@ impl Workspace {
             .collect();
         self.modules.remove(dir);
         self.merged.remove(dir);
+        self.forget_calls(dir);
         forgotten
     }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{local_child_dir, Workspace};
-use crate::check::{check_module, Severity};
+use crate::check::{check_module, Role, Severity};
 use crate::merge::MergedModule;
 use crate::plan::{plan, Configuration, Plan, PlanDiagnostic, PlanOptions, StateError};
 use crate::syntax::Span;
@@ -32,17 +32,18 @@ impl Workspace {
         let children = |from: &Path, source: &str| self.child(from, source);
         let child_of_dir = |source: &str| children(dir, source).map(|(_, m)| m);
         let schemas = self.provider_schemas_for(dir);
-        let errors: Vec<PlanDiagnostic> = check_module(&module, &merged, &child_of_dir, &*schemas)
-            .into_iter()
-            .chain(crate::check::plan_time_errors(&merged))
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| PlanDiagnostic {
-                summary: d.summary,
-                detail: d.detail,
-                // Some follow-up errors have no place in any file.
-                place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
-            })
-            .collect();
+        let errors: Vec<PlanDiagnostic> =
+            check_module(&module, &merged, &child_of_dir, &*schemas, Role::Root)
+                .into_iter()
+                .chain(crate::check::plan_time_errors(&merged))
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| PlanDiagnostic {
+                    summary: d.summary,
+                    detail: d.detail,
+                    // Some follow-up errors have no place in any file.
+                    place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
+                })
+                .collect();
         if !errors.is_empty() {
             return Ok(Plan {
                 errors,

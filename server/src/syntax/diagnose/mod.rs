@@ -15,7 +15,7 @@ use crate::limits::MAX_NESTING_DEPTH;
 
 /// How much of an item to diagnose, and in what state.
 #[derive(Clone, Copy, Default)]
-pub(in crate::syntax) struct Scope {
+pub(in crate::syntax) struct Scope<'a> {
     /// Parse the bodies of blocks too (for an item whose brackets never close, where
     /// HCL's error may lie anywhere inside); otherwise stop at a block's `{`, since its
     /// items are diagnosed one by one.
@@ -23,6 +23,8 @@ pub(in crate::syntax) struct Scope {
     /// The item before this one in the same body failed, so HCL is in recovery mode and
     /// stays silent about most of what follows (a stray `{` after a broken header).
     pub after_error: bool,
+    /// The offsets of the file's bytes that are not UTF-8.
+    pub invalid: &'a [usize],
 }
 
 /// HCL's errors for the body item at `item` of `text`: the characters its scanner refuses
@@ -32,11 +34,11 @@ pub(in crate::syntax) fn body_item(
     text: &str,
     item: Range<usize>,
     limit: usize,
-    scope: Scope,
+    scope: Scope<'_>,
 ) -> Vec<SyntaxDiagnostic> {
     let mut parser = Parser {
         text,
-        lexer: Lexer::new(text, item.start..limit),
+        lexer: Lexer::new(text, item.start..limit).with_invalid(scope.invalid),
         tokens: Vec::new(),
         next: 0,
         newlines: vec![true],
