@@ -125,16 +125,16 @@ fn object_items(text: &str, inner: Range<usize>) -> Vec<Range<usize>> {
     let mut lexer = Lexer::new(text, inner);
     loop {
         let token = lexer.next_token();
-        let separates = depth == 0
-            && matches!(
-                token.kind,
-                Tok::Newline | Tok::Comma | Tok::LineComment | Tok::Eof
-            );
+        // The end ends the last item even inside brackets the piece leaves open: the
+        // lexer returns `Eof` for ever once there.
+        if token.kind == Tok::Eof {
+            items.extend(current.take());
+            return items;
+        }
+        let separates =
+            depth == 0 && matches!(token.kind, Tok::Newline | Tok::Comma | Tok::LineComment);
         if separates {
             items.extend(current.take());
-            if token.kind == Tok::Eof {
-                return items;
-            }
             continue;
         }
         match token.kind {
@@ -194,6 +194,15 @@ mod tests {
             10 + text.find("{ c").unwrap(),
             "nested spans stay in place"
         );
+    }
+
+    #[test]
+    fn an_item_leaving_a_bracket_open_ends_at_the_end() {
+        // Found by fuzzing (eval target): the object's contents, lexed on their own, open
+        // a template sequence they never close; reading items looped at the end.
+        let text = "{ a = 1\n b = \"%{ if\" }";
+        let items = object_items(text, 1..text.len() - 1);
+        assert_eq!(items.len(), 2, "{items:?}");
     }
 
     #[test]
