@@ -20,6 +20,7 @@ mod ephemeral;
 mod evaluated;
 mod evaluation;
 mod functions;
+mod ignore_changes;
 mod import_targets;
 mod imports;
 mod json_strings;
@@ -34,6 +35,7 @@ mod modules;
 mod overrides;
 mod provider_bodies;
 mod provider_configs;
+mod provider_json;
 mod provider_lookup;
 mod providers;
 mod provisioners;
@@ -291,6 +293,7 @@ fn walk(
         validations::check(merged, children, &scope, &mut out);
     }
     schemas::check(merged, schemas, &mut out);
+    ignore_changes::check(merged, schemas, &mut out);
     provider_bodies::check(merged, schemas, &mut out);
     provider_configs::check(merged, schemas, &mut out);
     schema_traversal::check(merged, &walked, schemas, &mut out);
@@ -298,7 +301,7 @@ fn walk(
     reference_syntax::check(merged, &walked, &mut out);
     depends_on::check(merged, role, &mut out);
     let reached = import_targets::check(merged, stages::apply(merged, &walked, out));
-    let reached = schemas::redundant_ignore_changes(merged, reached);
+    let reached = ignore_changes::redundant(merged, schemas, reached);
     let unsupported = resource_types::unsupported(merged, schemas);
     upstream::skip_dependents(merged, children, schemas, reached, &unsupported)
 }
