@@ -98,6 +98,7 @@ impl Planner<'_> {
             importing: None,
             declared_at: config.and_then(|(m, r)| declared_at(&m, &r)),
             blocks: Vec::new(),
+            schema: None,
         });
     }
 

@@ -968,6 +968,7 @@ impl<'a> Planner<'a> {
             importing: importing.map(|id| Value::Object(BTreeMap::from([("id".to_string(), id)]))),
             declared_at: declared_at(m, r),
             blocks: schema.as_deref().map(super::schema_objects::block_names).unwrap_or_default(),
+            schema: schema.clone(),
         });
         if action.is_replace() && literal_bool(r.lifecycle.prevent_destroy.as_ref()) {
             self.prevent_destroy_error(m, r, addr);
@@ -1176,6 +1177,7 @@ impl<'a> Planner<'a> {
                     .as_deref()
                     .map(super::schema_objects::block_names)
                     .unwrap_or_default(),
+                schema: schema.clone(),
             });
             return Planned {
                 action: Action::Read,
@@ -1343,6 +1345,7 @@ impl<'a> Planner<'a> {
                         crate::merge::header_span(data),
                     )),
                     blocks: Vec::new(),
+                    schema: None,
                 });
             }
             let asserts: Vec<Nested> = check
