@@ -333,7 +333,12 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
             }
         };
         if let Some((sym, text)) = line {
-            lines.push((key.clone(), sym, format!("{text}{forces}")));
+            // A value on several lines says it on the line that opens it.
+            let text = match text.split_once('\n') {
+                Some((first, rest)) => format!("{first}{forces}\n{rest}"),
+                None => format!("{text}{forces}"),
+            };
+            lines.push((key.clone(), sym, text));
         }
     }
     // Aligned over every attribute with a value, shown or not, as Terraform aligns them.
