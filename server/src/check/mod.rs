@@ -20,6 +20,7 @@ mod ephemeral;
 mod evaluated;
 mod evaluation;
 mod functions;
+mod ignore_changes;
 mod import_targets;
 mod imports;
 mod json_strings;
@@ -35,6 +36,7 @@ mod overrides;
 mod provider_bodies;
 mod provider_configs;
 mod provider_functions;
+mod provider_json;
 mod provider_lookup;
 mod provider_source;
 mod providers;
@@ -298,6 +300,7 @@ fn walk(
         validations::check(merged, children, &scope, &mut out);
     }
     schemas::check(merged, schemas, &mut out);
+    ignore_changes::check(merged, schemas, &mut out);
     provider_bodies::check(merged, schemas, &mut out);
     provider_configs::check(merged, schemas, &mut out);
     schema_traversal::check(merged, &walked, schemas, &mut out);
@@ -305,7 +308,7 @@ fn walk(
     reference_syntax::check(merged, &walked, &mut out);
     depends_on::check(merged, role, &mut out);
     let reached = import_targets::check(merged, stages::apply(merged, &walked, out));
-    let reached = schemas::redundant_ignore_changes(merged, reached);
+    let reached = ignore_changes::redundant(merged, schemas, reached);
     let unsupported = resource_types::unsupported(merged, schemas);
     upstream::skip_dependents(merged, children, schemas, reached, &unsupported)
 }

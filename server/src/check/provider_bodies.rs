@@ -11,12 +11,17 @@
 //! first (`count`, `lifecycle`, ...) are not the provider's; an escaping `_` block's
 //! content is.
 //!
-//! Only the native syntax is decoded: which JSON properties are blocks needs the provider
-//! schema while parsing. A resource an override file changes is decoded by Terraform
-//! without its unknown arguments (spec §1.5): `schemas.rs` warns about those instead.
-//! Provider configurations are decoded the same way (`provider_configs.rs`).
+//! A body in the JSON syntax is first unfolded with the schema (`provider_json.rs`: which
+//! properties are blocks, and the errors only JSON has); an unknown property is then an
+//! `Extraneous JSON object property`. A resource an override file changes is decoded by
+//! Terraform without its unknown arguments (spec §1.5): `schemas.rs` warns about those
+//! instead (such resources are decoded here only when every file is native). Provider
+//! configurations are decoded the same way (`provider_configs.rs`).
 
-use super::decode::{missing_item, unsupported_argument_detail, unsupported_block_detail};
+use super::decode::{
+    extraneous_property_detail, missing_item, unsupported_argument_detail, unsupported_block_detail,
+};
+use super::provider_json::{unfold, ShapeError};
 use super::provider_lookup::{declarations, resource_schema};
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
@@ -48,7 +53,8 @@ pub(super) fn check(
             && resource.provenance.decl_span == d.block.span;
         let native = |file: u32| m.file(file).syntax.syntax == Syntax::Native;
         let overrides = &resource.provenance.overrides;
-        if !first || !native(d.file) || !overrides.iter().all(|o| native(o.file)) {
+        let all_native = native(d.file) && overrides.iter().all(|o| native(o.file));
+        if !first || !(overrides.is_empty() || all_native) {
             continue;
         }
         let SchemaLookup::Found(schema) = resource_schema(m, schemas, resource) else {
@@ -90,7 +96,11 @@ fn overridden(
             decoder.value(s, &a.attr);
         }
     }
-    let blocks: Vec<(u32, &Block)> = merged.blocks.iter().map(|b| (b.file, &*b.block)).collect();
+    let blocks: Vec<Item> = merged
+        .blocks
+        .iter()
+        .map(|b| Item::native(m, b.file, &b.block))
+        .collect();
     let has_argument = |n: &str| merged.attributes.iter().any(|a| &*a.attr.name.name == n);
     let place = Origin { file, span: place };
     decoder.blocks(schema, &has_argument, &blocks, place);
@@ -144,6 +154,26 @@ pub(super) fn provider_content(language: &BlockSchema, body: &Body, m: &MergedMo
     content
 }
 
+/// One block of a body: where its missing items go (`MissingItemRange`) and where it is
+/// defined (`DefRange`), which the JSON syntax places differently.
+struct Item<'b> {
+    file: u32,
+    block: &'b Block,
+    brace: Span,
+    header: Span,
+}
+
+impl<'b> Item<'b> {
+    fn native(m: &MergedModule, file: u32, block: &'b Block) -> Self {
+        Item {
+            file,
+            block,
+            brace: missing_item(m, file, block),
+            header: header_span(block),
+        }
+    }
+}
+
 /// The blocks a body gives one nested block type: where each body's missing items go
 /// and where each header is, and whether a `dynamic` block makes their number unknown.
 #[derive(Default)]
@@ -174,15 +204,72 @@ impl Decoder<'_, '_> {
             .push(at(self.m, origin, Severity::Error, code, summary, detail));
     }
 
+    /// Whether the current file is written in the JSON syntax.
+    fn json(&self) -> bool {
+        self.m.file(self.file).syntax.syntax == Syntax::Json
+    }
+
     /// Decodes `body` of the current file against `schema`; `place` is where its
     /// missing items are reported.
     fn body(&mut self, schema: &BlockSchema, body: &Body, place: Span) {
+        let file = self.file;
+        if self.json() {
+            let unfolded = unfold(schema, body, self.m.dialect);
+            self.shape_errors(unfolded.errors);
+            let body = &unfolded.body;
+            self.attributes(schema, body);
+            self.missing(schema, body, place);
+            let blocks: Vec<Item> = body
+                .blocks
+                .iter()
+                .zip(&unfolded.braces)
+                .map(|(b, brace)| {
+                    let item = Item::native(self.m, file, b);
+                    Item {
+                        brace: brace.unwrap_or(item.brace),
+                        ..item
+                    }
+                })
+                .collect();
+            let place = Origin { file, span: place };
+            self.blocks(schema, &|n| body.attribute(n).is_some(), &blocks, place);
+            return;
+        }
         self.attributes(schema, body);
         self.missing(schema, body, place);
-        let file = self.file;
-        let blocks: Vec<(u32, &Block)> = body.blocks.iter().map(|b| (file, &**b)).collect();
+        let blocks: Vec<Item> = body
+            .blocks
+            .iter()
+            .map(|b| Item::native(self.m, file, b))
+            .collect();
         let place = Origin { file, span: place };
         self.blocks(schema, &|n| body.attribute(n).is_some(), &blocks, place);
+    }
+
+    /// The errors of a JSON body's shape.
+    fn shape_errors(&mut self, errors: Vec<ShapeError>) {
+        for e in errors {
+            match e {
+                ShapeError::WrongType { span, detail } => self.error(
+                    UNSUPPORTED,
+                    span,
+                    "Incorrect JSON value type".into(),
+                    detail,
+                ),
+                ShapeError::Duplicate { name, first } => {
+                    let origin = Origin {
+                        file: self.file,
+                        span: first,
+                    };
+                    let detail = format!(
+                        "The argument {:?} was already set at {}.",
+                        name.name,
+                        range_text(self.m, origin)
+                    );
+                    self.error(UNSUPPORTED, name.span, "Duplicate argument".into(), detail);
+                }
+            }
+        }
     }
 
     /// Decodes `blocks` (each with its file) of a body whose arguments `has_argument`
@@ -192,11 +279,12 @@ impl Decoder<'_, '_> {
         &mut self,
         schema: &BlockSchema,
         has_argument: &dyn Fn(&str) -> bool,
-        blocks: &[(u32, &Block)],
+        blocks: &[Item],
         place: Origin,
     ) {
         let mut counts: Vec<(&str, Instances)> = Vec::new();
-        for &(file, block) in blocks {
+        for item in blocks {
+            let (file, block) = (item.file, item.block);
             self.file = file;
             let (name, dynamic) = match (&*block.kind.name, block.labels.first()) {
                 ("dynamic", Some(label)) => (&*label.name, Some(label.span)),
@@ -219,8 +307,8 @@ impl Decoder<'_, '_> {
                 Some(_) => self.generated(block),
                 None => vec![Generated {
                     body: &block.body,
-                    brace: missing_item(self.m, file, block),
-                    header: header_span(block),
+                    brace: item.brace,
+                    header: item.header,
                     unknown: false,
                 }],
             };
@@ -276,6 +364,12 @@ impl Decoder<'_, '_> {
             let name = &*a.name.name;
             match schema.attribute(name, self.m.dialect) {
                 Some(s) => self.value(s, a),
+                None if self.json() => self.error(
+                    UNSUPPORTED,
+                    a.name.span,
+                    "Extraneous JSON object property".into(),
+                    extraneous_property_detail(schema, body, name, self.m.dialect),
+                ),
                 None => self.error(
                     UNSUPPORTED,
                     a.name.span,

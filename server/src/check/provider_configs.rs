@@ -8,9 +8,9 @@
 
 use super::provider_bodies::{decode, provider_content};
 use super::Diagnostic;
-use crate::merge::{resource_local_name, MergedModule};
+use crate::merge::{implied_local_name, resource_local_name, MergedModule};
 use crate::schema::{file_schema, ProviderBody, ProviderSchemaSource, SchemaLookup};
-use crate::syntax::{Expr, ExprKind, Syntax, TraversalStep};
+use crate::syntax::{Body, Expr, ExprKind, JsonKind, TraversalStep};
 
 pub(super) fn check(
     m: &MergedModule,
@@ -32,9 +32,6 @@ pub(super) fn check(
         if !used || !p.provenance.overrides.is_empty() {
             continue;
         }
-        if m.file(decl.file).syntax.syntax != Syntax::Native {
-            continue;
-        }
         let address = m.local_provider(local);
         let SchemaLookup::Found(schema) = schemas.lookup(&address, ProviderBody::Provider, "")
         else {
@@ -54,8 +51,30 @@ pub(super) fn check(
     }
 }
 
+/// The address (`provider.aws.west`) of the configuration a resource, data source or
+/// ephemeral resource block of type `type_name` uses: its `provider` argument's, else the
+/// default configuration of the provider its type implies. The validate walk validates
+/// the configuration before the objects that use it (`upstream.rs`).
+pub(super) fn configuration_address(body: &Body, type_name: &str) -> String {
+    let named = body
+        .attribute("provider")
+        .and_then(|a| configuration(&a.expr));
+    match named {
+        Some((local, Some(alias))) => format!("provider.{local}.{alias}"),
+        Some((local, None)) => format!("provider.{local}"),
+        None => format!("provider.{}", implied_local_name(type_name)),
+    }
+}
+
 /// The configuration a `provider` argument names: its local name and alias.
 fn configuration(expr: &Expr) -> Option<(String, Option<String>)> {
+    let split = |s: &str| {
+        let (name, alias) = match s.split_once('.') {
+            Some((n, a)) => (n, Some(a.to_string())),
+            None => (s, None),
+        };
+        Some((name.to_string(), alias))
+    };
     match &expr.kind {
         ExprKind::Variable(id) => Some((id.name.to_string(), None)),
         ExprKind::Traversal { root, steps } => match (&root.kind, steps.as_slice()) {
@@ -64,13 +83,11 @@ fn configuration(expr: &Expr) -> Option<(String, Option<String>)> {
             }
             _ => None,
         },
-        ExprKind::String(s) => {
-            let (name, alias) = match s.split_once('.') {
-                Some((n, a)) => (n, Some(a.to_string())),
-                None => (&**s, None),
-            };
-            Some((name.to_string(), alias))
-        }
+        ExprKind::String(s) => split(s),
+        ExprKind::Json(v) => match &v.kind {
+            JsonKind::String(s) => split(s),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -24,7 +24,7 @@ pub const DEPRECATED_ATTRIBUTE: &str = "deprecated-attribute";
 
 /// One step of a reference after its subject, as written.
 #[derive(Debug, Clone, PartialEq)]
-enum Step {
+pub(super) enum Step {
     /// `.name`
     Attr(String),
     /// `[key]`: the key when it is a string.
@@ -32,7 +32,7 @@ enum Step {
 }
 
 /// A problem with one step: where, how serious, summary and detail.
-type Problem = (Span, Severity, &'static str, String);
+pub(super) type Problem = (Span, Severity, &'static str, String);
 
 pub(super) fn check(
     m: &MergedModule,
@@ -127,7 +127,7 @@ fn resource_key(address: &str) -> Option<ResourceKey> {
 
 /// `StaticValidateTraversal`: the problems of `steps` against a block's schema (at most
 /// one error, after any deprecation warning).
-fn validate(schema: &BlockSchema, steps: &[(Step, Span)], out: &mut Vec<Problem>) {
+pub(super) fn validate(schema: &BlockSchema, steps: &[(Step, Span)], out: &mut Vec<Problem>) {
     let Some(((first, span), after)) = steps.split_first() else {
         return;
     };

@@ -20,7 +20,9 @@
 //! provisioners are validated in order only until the resource has an error.
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
+use super::provider_configs::configuration_address;
 use super::resource_types::Unsupported;
 use super::walk_parts::{self, Role};
 use super::{ChildModules, Diagnostic, Severity};
@@ -82,6 +84,17 @@ fn owner(m: &MergedModule, objects: &[Object], d: &Diagnostic) -> Option<usize> 
         Some(r) if d.path.as_os_str().is_empty() => (r.path.as_path(), r.span),
         _ => (d.path.as_path(), d.span),
     };
+    let found = innermost(m, objects, path, span);
+    // A place outside every object (a JSON resource's type, which the resources of that
+    // type share) belongs where the first related place is.
+    match (found, d.related.first()) {
+        (None, Some(r)) => innermost(m, objects, &r.path, r.span),
+        _ => found,
+    }
+}
+
+/// The innermost object of `objects` around `span` of the file at `path`.
+fn innermost(m: &MergedModule, objects: &[Object], path: &Path, span: Span) -> Option<usize> {
     objects
         .iter()
         .enumerate()
@@ -223,18 +236,16 @@ fn graph(m: &MergedModule) -> Vec<Object> {
             let label = |i| block.label(i).unwrap_or_default();
             let kind = &*block.kind.name;
             match kind {
-                "resource" => add(
-                    format!("{}.{}", label(0), label(1)),
-                    fi,
-                    block.span,
-                    merged_refers(m, fi, block),
-                ),
-                "data" | "ephemeral" => add(
-                    format!("{kind}.{}.{}", label(0), label(1)),
-                    fi,
-                    block.span,
-                    merged_refers(m, fi, block),
-                ),
+                // Each depends on the provider configuration it uses too.
+                "resource" | "data" | "ephemeral" => {
+                    let address = match kind {
+                        "resource" => format!("{}.{}", label(0), label(1)),
+                        _ => format!("{kind}.{}.{}", label(0), label(1)),
+                    };
+                    let mut to = merged_refers(m, fi, block);
+                    to.insert(configuration_address(&block.body, label(0)));
+                    add(address, fi, block.span, to);
+                }
                 "locals" => {
                     for a in &block.body.attributes {
                         let to = addresses(&a.expr).collect();
@@ -465,6 +476,7 @@ fn merged_refers(m: &MergedModule, file: u32, block: &Block) -> HashSet<String> 
     for a in attributes {
         to.extend(addresses(&a.expr));
         to.extend(quoted_dependencies(a));
+        to.extend(json_triggers(a));
     }
     let blocks = (parts.blocks.iter().chain(&parts.conditions))
         .chain(&parts.provisioners)
@@ -482,11 +494,28 @@ fn refers(body: &Body) -> HashSet<String> {
     for a in &body.attributes {
         to.extend(addresses(&a.expr));
         to.extend(quoted_dependencies(a));
+        to.extend(json_triggers(a));
     }
     for b in body.blocks.iter().filter(|b| &*b.kind.name != "data") {
         to.extend(refers(&b.body));
     }
     to
+}
+
+/// The addresses a `replace_triggered_by` written in JSON refers to: its strings are
+/// references Terraform parses itself (`json_strings.rs`), not templates.
+fn json_triggers(a: &Attribute) -> Vec<String> {
+    if &*a.name.name != "replace_triggered_by" || !a.expr.is_json() {
+        return Vec::new();
+    }
+    let items = a.expr.static_list().unwrap_or_default();
+    let parsed = items.iter().filter_map(|item| match &item.kind {
+        ExprKind::Json(value) => crate::syntax::json_string_native(value)?.ok(),
+        _ => None,
+    });
+    parsed
+        .flat_map(|e| addresses(&e).collect::<Vec<_>>())
+        .collect()
 }
 
 /// The addresses of the objects `expr` refers to (`var.x`, `local.x`, `data.t.n`, `t.n`,

@@ -5,6 +5,7 @@ mod check;
 pub mod configuration;
 mod merged;
 mod plan;
+mod schema_json;
 mod schemas;
 
 use std::path::{Path, PathBuf};

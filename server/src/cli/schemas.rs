@@ -121,7 +121,7 @@ fn export(store: &SchemaStore, out: &Path) -> Result<ExitCode> {
     }
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let file = out.join("schemas.json");
-    let text = serde_json::to_string(&json)?;
+    let text = super::schema_json::terraform_text(&json);
     std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
     println!("wrote {count} provider schemas to {}", file.display());
     Ok(ExitCode::SUCCESS)

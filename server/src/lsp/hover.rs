@@ -202,7 +202,9 @@ fn object_hover(
         .blocks
         .iter()
         .find(|b| b.span.contains(offset))?;
-    let header = header_span(block);
+    // In JSON the labels are the keys of objects around the body.
+    let label = block.labels.iter().find(|l| l.span.contains(offset));
+    let header = label.map_or(header_span(block), |l| l.span);
     if header.contains(offset) {
         return Some((header, effective_block(m, object)));
     }

@@ -2,7 +2,9 @@
 //! `resource`, `data`, `ephemeral` or `provider` block's header opens (with the provider
 //! and where its schema came from), or the argument or nested block type under the cursor
 //! inside such a body, found by walking the nested blocks down the schema
-//! (`dynamic "X"` blocks through their `content`).
+//! (`dynamic "X"` blocks through their `content`). In the JSON syntax the labels are the
+//! header, and a property the schema makes a block type stands for blocks: its name
+//! documents the type, its objects are the blocks' bodies.
 
 use std::sync::Arc;
 
@@ -12,7 +14,7 @@ use crate::schema::{
     BlockSchema, NestedBlock, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaOrigin,
     ValueType,
 };
-use crate::syntax::{Block, Body, Span};
+use crate::syntax::{json_blocks, Block, Body, Span};
 
 /// A provider schema item.
 #[derive(Debug, Clone)]
@@ -80,7 +82,9 @@ impl MergedModule {
             .find(|b| b.span.contains(offset))?;
         let (provider, kind, type_name) = self.body_provider(block)?;
         let schema = schemas.lookup(&provider, kind, &type_name).found()?.block;
-        let header = header_span(block);
+        // In JSON the labels are the keys of objects around the body.
+        let label = block.labels.iter().find(|l| l.span.contains(offset));
+        let header = label.map_or(header_span(block), |l| l.span);
         if header.contains(offset) {
             let origin = schemas.origin(&provider);
             let item = SchemaItem::Body {
@@ -124,6 +128,16 @@ fn item_in(
     if let Some(a) = body.attributes.iter().find(|a| a.span.contains(offset)) {
         if meta.contains(&&*a.name.name) {
             return None;
+        }
+        if let Some(block) = schema.block(&a.name.name, m.dialect) {
+            // A JSON property standing for blocks: its name documents the block type,
+            // the object under the cursor is one block's body.
+            if a.name.span.contains(offset) {
+                return Some((a.name.span, SchemaItem::Block(block.clone())));
+            }
+            let blocks = json_blocks(a)?;
+            let inner = blocks.iter().find(|b| b.span.contains(offset))?;
+            return item_in(&inner.body, &block.schema, offset, &[], m);
         }
         let attribute = schema.attribute(&a.name.name, m.dialect)?;
         return Some((a.span, SchemaItem::Attribute(attribute.clone())));

@@ -14,6 +14,7 @@ mod output;
 mod planner;
 mod providers;
 mod render_blocks;
+mod render_values;
 mod schema_objects;
 mod state;
 mod validate;
@@ -147,6 +148,9 @@ pub struct ResourceChange {
     /// The keys of the objects that are nested block types, when a provider schema says
     /// so: the text shows them as blocks.
     pub blocks: Vec<String>,
+    /// The schema of the object's type, when known: the text renders values by its
+    /// attributes' types (a map's keys quoted, a set as a set).
+    pub schema: Option<Arc<crate::schema::BlockSchema>>,
 }
 
 /// An error or warning of planning.

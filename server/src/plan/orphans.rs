@@ -82,6 +82,7 @@ impl Planner<'_> {
         reason: Option<&'static str>,
         config: Option<(std::sync::Arc<MergedModule>, Resource)>,
     ) {
+        let schema = self.removal_schema(o, config.as_ref());
         self.changes.borrow_mut().push(ResourceChange {
             addr: o.addr.clone(),
             previous: o.previous.clone(),
@@ -97,8 +98,36 @@ impl Planner<'_> {
             caveat: None,
             importing: None,
             declared_at: config.and_then(|(m, r)| declared_at(&m, &r)),
-            blocks: Vec::new(),
+            blocks: schema
+                .as_deref()
+                .map(super::schema_objects::block_names)
+                .unwrap_or_default(),
+            schema,
         });
+    }
+
+    /// The schema of a removed object's type, for its text: its resource's provider
+    /// when it is still configured, else the provider its type implies in its module.
+    fn removal_schema(
+        &self,
+        o: &Object,
+        config: Option<&(std::sync::Arc<MergedModule>, Resource)>,
+    ) -> Option<std::sync::Arc<crate::schema::BlockSchema>> {
+        let type_name = &o.addr.resource.type_name;
+        let provider = match config {
+            Some((m, r)) => m.resource_provider(r),
+            None => {
+                let (_, m) = self.config_module(&o.addr.resource.module.calls())?;
+                m.local_provider(crate::merge::implied_local_name(type_name))
+            }
+        };
+        let body = crate::schema::ProviderBody::Resource;
+        let found = self
+            .config
+            .schemas
+            .lookup(&provider, body, type_name)
+            .found()?;
+        Some(found.block)
     }
 
     /// The resource block that declares `addr`'s resource, when there is one.

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value as Json};
 
+use super::render_values::{attribute_type, render};
 use super::{Action, Plan, PlanDiagnostic, ResourceChange};
 use crate::eval::Value;
 use crate::module::Dialect;
@@ -305,17 +306,24 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
         } else {
             ""
         };
+        let null = &Value::Null;
+        let ty = c
+            .schema
+            .as_deref()
+            .and_then(|s| s.attributes.iter().find(|a| *a.name == **key))
+            .and_then(attribute_type);
+        let render = |o: &Value, n: &Value| render(o, n, 6, ty.as_ref());
         let line = match (c.action, old, new) {
             (Action::Forget, Some(v), _) if key == "id" => Some((" ", v.to_string())),
-            (Action::Delete, Some(v), _) if !v.is_null() => Some(("-", format!("{v} -> null"))),
+            (Action::Delete, Some(v), _) if !v.is_null() => Some(("-", render(v, null))),
             (Action::Delete, _, _) => None,
-            (_, None | Some(Value::Null), Some(v)) if !v.is_null() => Some(("+", v.to_string())),
+            (_, None | Some(Value::Null), Some(v)) if !v.is_null() => Some(("+", render(null, v))),
             (_, Some(v), None | Some(Value::Null))
                 if !v.is_null() && c.after.is_some() && c.action != Action::Read =>
             {
-                Some(("-", format!("{v} -> null")))
+                Some(("-", render(v, null)))
             }
-            (_, Some(o), Some(n)) if o != n => Some(("~", format!("{o} -> {n}"))),
+            (_, Some(o), Some(n)) if o != n => Some(("~", render(o, n))),
             (_, Some(v), Some(_)) if key == "id" || key == "name" => Some((" ", v.to_string())),
             _ => {
                 if old.is_some_and(|v| !v.is_null()) {
@@ -325,10 +333,25 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
             }
         };
         if let Some((sym, text)) = line {
-            lines.push((key.clone(), sym, format!("{text}{forces}")));
+            // A value on several lines says it on the line that opens it.
+            let text = match text.split_once('\n') {
+                Some((first, rest)) => format!("{first}{forces}\n{rest}"),
+                None => format!("{text}{forces}"),
+            };
+            lines.push((key.clone(), sym, text));
         }
     }
-    let width = lines.iter().map(|(k, _, _)| k.len()).max().unwrap_or(0);
+    // Aligned over every attribute with a value, shown or not, as Terraform aligns them.
+    let valued = b
+        .iter()
+        .chain(a.iter())
+        .filter(|(k, v)| !v.is_null() && !c.blocks.contains(k))
+        .map(|(k, _)| k.len());
+    let width = match c.action {
+        Action::Delete | Action::Forget => lines.iter().map(|(k, _, _)| k.len()).max(),
+        _ => valued.max(),
+    };
+    let width = width.unwrap_or(0);
     for (key, sym, text) in lines {
         let _ = writeln!(out, "      {sym} {key:<width$} = {text}");
     }
@@ -336,6 +359,7 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
         let s = if hidden == 1 { "" } else { "s" };
         let _ = writeln!(out, "        # ({hidden} unchanged attribute{s} hidden)");
     }
-    super::render_blocks::render_blocks(out, c.action, b, a, &c.blocks, 6);
+    let schema = c.schema.as_deref();
+    super::render_blocks::render_blocks(out, c.action, b, a, &c.blocks, 6, schema);
     let _ = writeln!(out, "    }}");
 }

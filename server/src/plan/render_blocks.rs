@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::providers::differs;
+use super::render_values::{attribute_type, render};
 use super::Action;
 use crate::eval::Value;
+use crate::schema::BlockSchema;
 
 /// Writes the blocks `names` of an object, from its `before` and `after` attributes, at
 /// `indent` spaces.
@@ -21,6 +23,7 @@ pub(super) fn render_blocks(
     after: &BTreeMap<String, Value>,
     names: &[String],
     indent: usize,
+    schema: Option<&BlockSchema>,
 ) {
     let pad = " ".repeat(indent);
     let mut names: Vec<&String> = names.iter().collect();
@@ -50,7 +53,8 @@ pub(super) fn render_blocks(
                 }
             };
             let _ = write!(out, "\n{pad}{sym} {name} {{\n");
-            block_body(out, o, n, indent + 4);
+            let nested = schema.and_then(|s| s.blocks.iter().find(|b| *b.name == **name));
+            block_body(out, o, n, indent + 4, nested.map(|b| &*b.schema));
             let _ = writeln!(out, "{pad}  }}");
         }
     }
@@ -72,7 +76,13 @@ fn items(value: Option<&Value>) -> Vec<&Value> {
 }
 
 /// The attribute lines of one block: added, removed or changed; unchanged ones counted.
-fn block_body(out: &mut String, old: Option<&Value>, new: Option<&Value>, indent: usize) {
+fn block_body(
+    out: &mut String,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    indent: usize,
+    schema: Option<&BlockSchema>,
+) {
     let empty = BTreeMap::new();
     let b = old.and_then(Value::attributes).unwrap_or(&empty);
     let a = new.and_then(Value::attributes).unwrap_or(&empty);
@@ -86,11 +96,15 @@ fn block_body(out: &mut String, old: Option<&Value>, new: Option<&Value>, indent
             b.get(key).unwrap_or(&Value::Null),
             a.get(key).unwrap_or(&Value::Null),
         );
+        let ty = schema
+            .and_then(|s| s.attributes.iter().find(|a| *a.name == **key))
+            .and_then(attribute_type);
+        let render = |o: &Value, n: &Value| render(o, n, indent, ty.as_ref());
         let line = match (o.is_null(), n.is_null()) {
             (true, true) => None,
-            (true, false) => Some(("+", n.to_string())),
-            (false, true) => Some(("-", format!("{o} -> null"))),
-            (false, false) if differs(n, o, true) => Some(("~", format!("{o} -> {n}"))),
+            (true, false) => Some(("+", render(o, n))),
+            (false, true) => Some(("-", render(o, n))),
+            (false, false) if differs(n, o, true) => Some(("~", render(o, n))),
             (false, false) => {
                 hidden += 1;
                 None
@@ -143,6 +157,7 @@ mod tests {
             &after,
             &names,
             6,
+            None,
         );
         assert_eq!(
             out,
@@ -169,7 +184,7 @@ mod tests {
         ]);
         let names = ["root_block_device", "ebs_block_device"].map(String::from);
         let mut out = String::new();
-        render_blocks(&mut out, Action::Update, &before, &after, &names, 6);
+        render_blocks(&mut out, Action::Update, &before, &after, &names, 6, None);
         assert_eq!(
             out,
             "\n      ~ root_block_device {\n          ~ volume_size = 10 -> 20\n            # (1 unchanged attribute hidden)\n        }\n\

@@ -124,7 +124,7 @@ fn description_kind(value: &Value, path: &str) -> Read<DescriptionKind> {
 
 fn read_provider(json: &Value, path: &str) -> Read<ProviderSchema> {
     let provider = match &json["provider"] {
-        Value::Null => ResourceSchema::default(),
+        Value::Null => ResourceSchema::blockless(),
         p => read_resource(p, &format!("{path}.provider"))?,
     };
     let kinds = |field: &str| -> Read<BTreeMap<Box<str>, ResourceSchema>> {
@@ -171,6 +171,7 @@ pub(crate) fn read_resource(json: &Value, path: &str) -> Read<ResourceSchema> {
     Ok(ResourceSchema {
         version,
         block: Arc::new(block),
+        blockless: json["block"].is_null(),
     })
 }
 
@@ -391,8 +392,9 @@ pub(crate) fn write_provider(p: &ProviderSchema) -> Value {
 fn write_resource(r: &ResourceSchema) -> Value {
     let mut out = Map::new();
     out.insert("version".into(), r.version.into());
-    // Terraform leaves out the block of a schema that has none (the builtin provider's).
-    if *r.block != BlockSchema::default() {
+    // Terraform leaves out the block of a schema that has none (the builtin provider's),
+    // and writes an empty one a provider sent (`hashicorp/null`'s configuration).
+    if !r.blockless {
         out.insert("block".into(), write_block(&r.block));
     }
     Value::Object(out)

@@ -48,6 +48,20 @@ pub struct ResourceSchema {
     pub version: i64,
     /// The body's schema.
     pub block: Arc<BlockSchema>,
+    /// Whether the schema came without a block at all (Terraform's builtin provider's
+    /// configuration), which `terraform providers schema -json` writes differently from
+    /// an empty block (`hashicorp/null`'s).
+    pub blockless: bool,
+}
+
+impl ResourceSchema {
+    /// A schema without a block: an empty body.
+    pub fn blockless() -> Self {
+        ResourceSchema {
+            blockless: true,
+            ..ResourceSchema::default()
+        }
+    }
 }
 
 /// The attributes of an attribute of a nested type (protocol 6).

@@ -71,7 +71,7 @@ fn shown(span: Span, len: usize) -> Span {
 
 /// Where HCL's start range of a value is: the opening brace or bracket of an object or
 /// array, the whole token otherwise.
-fn start_range(v: &JsonValue) -> Span {
+pub fn start_range(v: &JsonValue) -> Span {
     match v.kind {
         JsonKind::Object(_) | JsonKind::Array(_) => {
             Span::new(v.span.start as usize, v.span.start as usize + 1)
@@ -279,22 +279,9 @@ impl Reader {
         label: Option<&str>,
         times: usize,
     ) -> Vec<(&'v Ident, &'v JsonValue)> {
-        let mut props = Vec::new();
-        match &val.kind {
-            JsonKind::Null => {}
-            JsonKind::Object(p) => props.extend(p.iter().map(|(k, v)| (k, v))),
-            JsonKind::Array(items) => {
-                for item in items {
-                    match &item.kind {
-                        JsonKind::Object(p) => props.extend(p.iter().map(|(k, v)| (k, v))),
-                        _ => self.wrong_shape(times, "A JSON object is", label, item),
-                    }
-                }
-            }
-            _ => {
-                let required = "Either a JSON object or JSON array of objects is";
-                self.wrong_shape(times, required, label, val);
-            }
+        let (props, wrong) = deep_properties(val);
+        for (at, required) in wrong {
+            self.wrong_shape(times, required, label, at);
         }
         props
     }
@@ -437,6 +424,32 @@ impl Body {
     }
 }
 
+/// A property of a JSON object: its key and value.
+pub type Property<'v> = (&'v Ident, &'v JsonValue);
+
+/// HCL's `collectDeepAttrs`: the properties of an object, or of each object of an array
+/// (none of `null`); and each value that cannot hold properties, with the start of HCL's
+/// words for what is required there ("A JSON object is").
+#[allow(clippy::type_complexity)]
+pub fn deep_properties(val: &JsonValue) -> (Vec<Property<'_>>, Vec<(&JsonValue, &'static str)>) {
+    let mut props = Vec::new();
+    let mut wrong = Vec::new();
+    match &val.kind {
+        JsonKind::Null => {}
+        JsonKind::Object(p) => props.extend(p.iter().map(|(k, v)| (k, v))),
+        JsonKind::Array(items) => {
+            for item in items {
+                match &item.kind {
+                    JsonKind::Object(p) => props.extend(p.iter().map(|(k, v)| (k, v))),
+                    _ => wrong.push((item, "A JSON object is")),
+                }
+            }
+        }
+        _ => wrong.push((val, "Either a JSON object or JSON array of objects is")),
+    }
+    (props, wrong)
+}
+
 /// HCL's error for a second definition of an argument, naming where the first is.
 fn duplicate(summary: &str, second: &Ident, first: Span) -> SyntaxDiagnostic {
     let mut d = error(
@@ -451,7 +464,8 @@ fn duplicate(summary: &str, second: &Ident, first: Span) -> SyntaxDiagnostic {
     d
 }
 
-fn attribute(key: &Ident, val: &JsonValue) -> Arc<Attribute> {
+/// The argument a JSON property stands for: its value stays JSON for later layers.
+pub fn attribute(key: &Ident, val: &JsonValue) -> Arc<Attribute> {
     Arc::new(Attribute {
         span: Span {
             start: key.span.start,

@@ -115,6 +115,7 @@ impl Planner<'_> {
                         crate::merge::header_span(data),
                     )),
                     blocks: Vec::new(),
+                    schema: None,
                 });
             }
             let asserts: Vec<Nested> = check

@@ -69,6 +69,7 @@ impl Planner<'_> {
                     .as_deref()
                     .map(crate::plan::schema_objects::block_names)
                     .unwrap_or_default(),
+                schema: schema.clone(),
             });
             return Planned {
                 action: Action::Read,

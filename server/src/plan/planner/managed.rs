@@ -242,6 +242,7 @@ impl Planner<'_> {
             importing: importing.map(|id| Value::Object(BTreeMap::from([("id".to_string(), id)]))),
             declared_at: declared_at(m, r),
             blocks: schema.as_deref().map(crate::plan::schema_objects::block_names).unwrap_or_default(),
+            schema: schema.clone(),
         });
         if action.is_replace() && literal_bool(r.lifecycle.prevent_destroy.as_ref()) {
             self.prevent_destroy_error(m, r, addr);

@@ -34,7 +34,7 @@ pub fn provider_schema(response: &v6::GetProviderSchemaResponse) -> Read<Provide
     }
     let provider = match &response.provider {
         Some(p) => resource(p, "the provider")?,
-        None => ResourceSchema::default(),
+        None => ResourceSchema::blockless(),
     };
     Ok(ProviderSchema {
         provider,
@@ -78,6 +78,7 @@ fn resource(s: &v6::Schema, what: &str) -> Read<ResourceSchema> {
     Ok(ResourceSchema {
         version: s.version,
         block: Arc::new(body),
+        blockless: s.block.is_none(),
     })
 }
 
