@@ -3,7 +3,9 @@
 //! (the fixture's `prior/` applied by real Terraform gives `terraform.tfstate`; the
 //! top-level configuration is planned against it). Each resource change must match in
 //! address, previous address, action reason, actions, before, after and after_unknown, and
-//! the errors and warnings in summary and detail. The test never runs Terraform.
+//! the errors and warnings in summary and detail. Where Terraform's plan failed it wrote
+//! no plan, so only the diagnostics are compared, and Strata must exit with 1. The test
+//! never runs Terraform.
 
 mod support;
 
@@ -26,8 +28,12 @@ fn every_recorded_plan_fixture_plans_as_terraform_planned() {
     );
     let mut failures = Vec::new();
     for (dir, recorded) in recordings {
-        let actual = strata_plan(&dir);
-        let differences = differences(&recorded, &actual);
+        let (actual, code) = strata_plan(&dir);
+        let mut differences = differences(&recorded, &actual);
+        let failed = recorded["errors"].as_array().is_some_and(|e| !e.is_empty());
+        if code != Some(i32::from(failed)) {
+            differences.push(format!("  exit status {code:?}, the plan failed: {failed}"));
+        }
         if !differences.is_empty() {
             failures.push(format!("{}:\n{}", dir.display(), differences.join("\n")));
         }
@@ -39,19 +45,20 @@ fn every_recorded_plan_fixture_plans_as_terraform_planned() {
     );
 }
 
-/// Strata's plan of a fixture, as JSON.
-fn strata_plan(dir: &Path) -> Value {
+/// Strata's plan of a fixture, as JSON, and its exit status.
+fn strata_plan(dir: &Path) -> (Value, Option<i32>) {
     let out = Command::new(strata_bin())
         .args(["plan", &dir.to_string_lossy(), "--format", "json"])
         .output()
         .expect("run strata plan");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "{}: plan prints JSON ({e}); stderr: {}",
             dir.display(),
             String::from_utf8_lossy(&out.stderr)
         )
-    })
+    });
+    (json, out.status.code())
 }
 
 /// Every difference between Terraform's recording and Strata's plan, one line each
@@ -67,6 +74,9 @@ fn differences(recorded: &Value, actual: &Value) -> Vec<String> {
                 Value::from(ours)
             ));
         }
+    }
+    if !recorded["errors"].as_array().is_none_or(Vec::is_empty) {
+        return found;
     }
     let theirs = recorded_changes(recorded);
     let ours = strata_changes(actual);
