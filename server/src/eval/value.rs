@@ -146,15 +146,17 @@ impl Value {
         }
     }
 
-    /// Where the value is unknown, as `after_unknown` writes it: `true` for an unknown
-    /// value, objects and arrays for collections containing unknowns, `false` otherwise.
+    /// Where the value is unknown, as `after_unknown` writes it (Terraform's
+    /// `unknownAsBool`): `true` for an unknown value, `false` for a known primitive or
+    /// null, an array for every list, tuple or set and an object for every map or object,
+    /// even when all of it is known; objects leave out their `false` entries only.
     pub fn unknown_json(&self) -> Json {
         match self {
             Value::Unknown | Value::UnknownOf(_) => Json::Bool(true),
             Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Json::Object(
                 map.iter()
-                    .filter(|(_, v)| !v.is_wholly_known())
                     .map(|(k, v)| (k.clone(), v.unknown_json()))
+                    .filter(|(_, u)| *u != Json::Bool(false))
                     .collect(),
             ),
             Value::Tuple(items) | Value::List(items) | Value::Set(items) => {

@@ -82,10 +82,13 @@ fn change_json(c: &ResourceChange) -> Json {
         "after".into(),
         c.after.as_ref().map_or(Json::Null, Value::known_json),
     );
+    // As `show -json` writes it: `{}` for a wholly known object, else every
+    // collection's shape (`unknownAsBool`).
     change.insert(
         "after_unknown".into(),
         c.after
             .as_ref()
+            .filter(|a| !a.is_wholly_known())
             .map_or(json!({}), |a| match a.unknown_json() {
                 Json::Bool(false) => json!({}),
                 other => other,

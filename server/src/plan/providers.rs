@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 
 use super::schema_objects::{block_names, planned_create, planned_update};
 use crate::eval::Value;
-use crate::schema::BlockSchema;
+use crate::schema::{BlockSchema, ValueType};
+use crate::types::Type;
 
 /// A stored object as the planner compares it: attributes of dynamic type, which state
 /// stores wrapped as `{"value": ..., "type": ...}`, unwrapped (`terraform_data`'s
@@ -21,16 +22,27 @@ pub fn decode_prior(type_name: &str, attributes: &serde_json::Value) -> Value {
     if type_name == "terraform_data" {
         if let Value::Object(map) = &mut value {
             for name in ["input", "output", "triggers_replace"] {
-                if let Some(Value::Object(wrapped)) = map.get(name) {
-                    if wrapped.len() == 2 && wrapped.contains_key("type") {
-                        let inner = wrapped.get("value").cloned().unwrap_or(Value::Null);
-                        map.insert(name.to_string(), inner);
-                    }
+                if let Some(inner) = attributes.get(name).and_then(unwrap_dynamic) {
+                    map.insert(name.to_string(), inner);
                 }
             }
         }
     }
     value
+}
+
+/// A dynamic attribute as state stores it, `{"value": ..., "type": ...}`, read with the
+/// collection kinds its type gives it (a list is no tuple: comparing them is a change).
+fn unwrap_dynamic(wrapped: &serde_json::Value) -> Option<Value> {
+    let fields = wrapped.as_object()?;
+    if fields.len() != 2 {
+        return None;
+    }
+    let value = fields.get("value")?;
+    Some(match ValueType::from_json(fields.get("type")?) {
+        Some(ty) => Value::from_typed_json(value, &Type::from(&ty)),
+        None => Value::from_json(value),
+    })
 }
 
 /// The caveat attached to changes of resource types Strata has no schema for.
@@ -53,8 +65,12 @@ struct Schema {
     /// Which arguments force replacement.
     replace: Replace,
     /// Arguments the planned object holds (as null) even when the configuration leaves
-    /// them out; listed where Strata knows the whole schema.
+    /// them out; listed where Strata knows the whole schema. One the configuration no
+    /// longer sets is a change to null.
     arguments: &'static [&'static str],
+    /// Arguments of dynamic type: the provider compares them exactly (cty's `RawEquals`),
+    /// so a change of type alone, or null against an empty collection, is a change.
+    dynamic: &'static [&'static str],
 }
 
 const TIME_PARTS: &[&str] = &[
@@ -67,6 +83,7 @@ fn schema(type_name: &str) -> Option<Schema> {
             computed,
             replace,
             arguments: &[],
+            dynamic: &[],
         })
     };
     match type_name {
@@ -74,11 +91,13 @@ fn schema(type_name: &str) -> Option<Schema> {
             computed: &["id", "output"],
             replace: Replace::Only(&["triggers_replace"]),
             arguments: &["input", "triggers_replace"],
+            dynamic: &["input", "triggers_replace"],
         }),
         "null_resource" => Some(Schema {
             computed: &["id"],
             replace: Replace::Only(&["triggers"]),
             arguments: &["triggers"],
+            dynamic: &[],
         }),
         "random_id" => s(&["id", "b64_url", "b64_std", "hex", "dec"], Replace::All),
         "random_string" => s(&["id", "result"], Replace::All),
@@ -187,16 +206,28 @@ pub fn propose(
     };
     let prior_attrs = prior.attributes().unwrap_or(&empty);
     let is_computed = |name: &str| schema.is_some_and(|s| s.computed.contains(&name));
+    let is_dynamic = |name: &str| schema.is_some_and(|s| s.dynamic.contains(&name));
+    // The configuration object holds every argument of a known schema: one left out is
+    // null, so deleting an argument changes it to null.
+    let mut configured = config_attrs.clone();
+    for name in schema.map_or(&[][..], |s| s.arguments) {
+        configured.entry(name.to_string()).or_insert(Value::Null);
+    }
     let mut after = prior_attrs.clone();
     let mut changed_args = Vec::new();
-    for (name, value) in config_attrs {
+    for (name, value) in &configured {
         let before = prior_attrs.get(name).unwrap_or(&Value::Null);
         // Without a schema, an argument left out (null) may be optional and computed: the
         // prior value stands, as it would for such an argument.
         if value.is_null() && (schema.is_none() || is_computed(name)) {
             continue;
         }
-        if differs(value, before, block_types.contains(name)) {
+        let changed = if is_dynamic(name) {
+            value != before
+        } else {
+            differs(value, before, block_types.contains(name))
+        };
+        if changed {
             changed_args.push(name.clone());
             after.insert(name.clone(), value.clone());
         }
@@ -214,8 +245,9 @@ pub fn propose(
             .collect(),
         None => Vec::new(),
     };
+    // terraform_data's update plans `output` unknown whenever `input` changed, even to null.
     if type_name == "terraform_data" && changed_args.iter().any(|a| a == "input") {
-        after.insert("output".into(), computed_copy(config_attrs.get("input")));
+        after.insert("output".into(), Value::Unknown);
     }
     let changed = !changed_args.is_empty();
     Proposal {
@@ -415,6 +447,62 @@ mod tests {
             None,
         );
         assert_eq!(create.after.attributes().unwrap()["id"], Value::Unknown);
+    }
+
+    #[test]
+    fn terraform_data_compares_arguments_exactly_and_a_deleted_one_is_null() {
+        let prior = |input: Value| {
+            obj(&[
+                ("id", Value::string("x")),
+                ("input", input.clone()),
+                ("output", input),
+                ("triggers_replace", Value::string("t")),
+            ])
+        };
+        let plan = |before: Value, config: &[(&str, Value)]| {
+            propose(
+                "terraform_data",
+                Some(&prior(before)),
+                &obj(config),
+                &[],
+                None,
+            )
+        };
+        let kept = ("triggers_replace", Value::string("t"));
+        let deleted = plan(Value::string("a"), std::slice::from_ref(&kept));
+        assert!(deleted.changed && deleted.replace_paths.is_empty());
+        assert_eq!(deleted.after.attributes().unwrap()["input"], Value::Null);
+        assert_eq!(
+            deleted.after.attributes().unwrap()["output"],
+            Value::Unknown
+        );
+        let retyped = plan(
+            Value::string("1"),
+            &[kept.clone(), ("input", Value::Number(1.0))],
+        );
+        assert!(retyped.changed);
+        let emptied = plan(Value::Tuple(Vec::new()), std::slice::from_ref(&kept));
+        assert!(emptied.changed);
+        let same = plan(
+            Value::Tuple(Vec::new()),
+            &[kept, ("input", Value::Tuple(Vec::new()))],
+        );
+        assert!(!same.changed);
+        let unreplaced = plan(Value::Null, &[]);
+        assert_eq!(unreplaced.replace_paths, ["triggers_replace"]);
+    }
+
+    #[test]
+    fn a_dynamic_attribute_in_state_keeps_its_type() {
+        let stored = serde_json::json!({
+            "id": "x",
+            "input": {"value": ["a"], "type": ["list", "string"]},
+            "output": {"value": {"a": "x"}, "type": ["map", "string"]},
+        });
+        let decoded = decode_prior("terraform_data", &stored);
+        let attrs = decoded.attributes().unwrap();
+        assert_eq!(attrs["input"], Value::List(vec![Value::string("a")]));
+        assert!(matches!(attrs["output"], Value::Map(_)));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 use std::collections::HashSet;
 
+use super::ordering::depends_on_references;
 use super::scope::body_exprs;
 use super::{Memo, Planner};
 use crate::eval::references;
@@ -145,11 +146,13 @@ impl Planner<'_> {
             Memo::Resource(node, key) => {
                 let n = self.node(*node);
                 if let Some(r) = n.merged.resources.get(key) {
+                    let listed = depends_on_references(r);
                     let mut exprs = Vec::new();
                     body_exprs(&r.config, &mut exprs);
-                    for a in [&r.count, &r.for_each, &r.depends_on].into_iter().flatten() {
+                    for a in [&r.count, &r.for_each].into_iter().flatten() {
                         exprs.push(a.expr());
                     }
+                    exprs.extend(&listed);
                     for e in exprs {
                         self.referenced(*node, e, &mut out);
                     }

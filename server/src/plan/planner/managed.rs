@@ -15,7 +15,7 @@ use crate::plan::providers::{self, decode_prior, propose, propose_replacement};
 use crate::plan::state::{InstanceKey, InstanceStatus, ResourceMode};
 use crate::plan::{Action, PlanDiagnostic, ResourceChange};
 use crate::schema::BlockSchema;
-use crate::syntax::{Expr, ExprKind, TraversalStep};
+use crate::syntax::{json_string_native, Expr, ExprKind, TraversalStep};
 
 impl Planner<'_> {
     /// The value a reference to a resource gives: its planned objects.
@@ -298,12 +298,17 @@ impl Planner<'_> {
         let Some(list) = &r.lifecycle.ignore_changes else {
             return config.clone();
         };
-        let ExprKind::Tuple(items) = &list.expr().kind else {
+        // `hcl.ExprList`, then each element a relative traversal (a JSON string read as one).
+        let Some(items) = list.expr().static_list() else {
             return config.clone();
         };
         let mut out = config.clone();
         for item in items {
-            if let Some(path) = static_path(item, self, node) {
+            let item = match item.is_json() {
+                true => item.static_traversal(),
+                false => Some(item),
+            };
+            if let Some(path) = item.and_then(|i| static_path(&i, self, node)) {
                 let prior_at = get_path(prior, &path);
                 set_path(&mut out, &path, prior_at);
             }
@@ -316,12 +321,20 @@ impl Planner<'_> {
         let Some(list) = &r.lifecycle.replace_triggered_by else {
             return false;
         };
-        let ExprKind::Tuple(items) = &list.expr().kind else {
+        // `hcl.ExprList`; a JSON string element is re-parsed as a native expression.
+        let Some(items) = list.expr().static_list() else {
             return false;
         };
         let n = self.node(node);
         let mut fired = false;
         for item in items {
+            let item = match &item.kind {
+                ExprKind::Json(value) => match json_string_native(value) {
+                    Some(Ok(parsed)) => parsed,
+                    _ => continue,
+                },
+                _ => item,
+            };
             let ExprKind::Traversal { root, steps } = &item.kind else {
                 continue;
             };

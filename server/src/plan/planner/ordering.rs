@@ -15,11 +15,13 @@ impl Planner<'_> {
     /// `count`/`for_each` and `depends_on` refer to, directly or through local values.
     pub(in crate::plan) fn dependencies(&self, node: usize, r: &Resource) -> Vec<ResourceKey> {
         let m = self.node(node).merged.clone();
+        let listed = depends_on_references(r);
         let mut exprs: Vec<&Expr> = Vec::new();
         body_exprs(&r.config, &mut exprs);
-        for a in [&r.count, &r.for_each, &r.depends_on].into_iter().flatten() {
+        for a in [&r.count, &r.for_each].into_iter().flatten() {
             exprs.push(a.expr());
         }
+        exprs.extend(&listed);
         let mut out = Vec::new();
         let mut seen_locals = HashSet::new();
         while let Some(e) = exprs.pop() {
@@ -96,4 +98,17 @@ impl Planner<'_> {
         }
         self.forced_cbd.borrow_mut().insert(node, forced);
     }
+}
+
+/// The references of a resource's `depends_on` as Terraform decodes them (`hcl.ExprList`,
+/// then `hcl.AbsTraversalForExpr` per element: in the JSON syntax a string holding a
+/// reference, never a template).
+pub(super) fn depends_on_references(r: &Resource) -> Vec<Expr> {
+    r.depends_on
+        .as_ref()
+        .and_then(|a| a.expr().static_list())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Expr::static_traversal)
+        .collect()
 }
