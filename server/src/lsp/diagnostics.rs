@@ -190,7 +190,13 @@ fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic
     contain(what, || {
         let merged = ws.merged_of(module);
         let role = roles.role(&module.dir);
-        let mut all = check_module(module, &merged, &children, &*ws.provider_schemas_for(&module.dir), role);
+        let mut all = check_module(
+            module,
+            &merged,
+            &children,
+            &*ws.provider_schemas_for(&module.dir),
+            role,
+        );
         let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);
         all.extend(CallCycles::new().walk(&module.dir, merged, &child));
         all
