@@ -592,7 +592,7 @@ fn the_server_follows_terraform_init_root_by_root() {
 
     // A provider is installed into `new` only; the cache is gone meanwhile. Only `new`
     // is resolved again (its binary is workspace code, not run): `old` keeps its schema.
-    std::fs::remove_dir_all(cache.path().join("schemas")).unwrap();
+    std::fs::remove_dir_all(cache.path().join("schemas-2")).unwrap();
     let package = "new/.terraform/providers/registry.terraform.io/hashicorp/aws/5.2.0/linux_amd64";
     let binary = workspace.write(
         &format!("{package}/terraform-provider-aws_v5.2.0_x5"),

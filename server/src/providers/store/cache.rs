@@ -3,7 +3,7 @@
 //! `~/Library/Caches/strata` on macOS, `%LOCALAPPDATA%\strata` on Windows).
 //!
 //! An entry is keyed by provider address, version and the SHA-256 of the binary it was
-//! read from: `schemas/<host>/<namespace>/<type>/<version>/<sha256>.schema`. A schema
+//! read from: `schemas-2/<host>/<namespace>/<type>/<version>/<sha256>.schema`. A schema
 //! file imported with `strata schemas import` has no binary: `imported.schema`, under
 //! its version or `unversioned`. Writes go to a temporary file renamed into place, so a
 //! reader never sees half an entry; an entry that does not decode is deleted and read
@@ -16,6 +16,11 @@ use super::binaries::{hex, BinaryHashes};
 use super::entry::LazySchema;
 use crate::schema::ProviderAddress;
 
+/// The directory of the entries, named after their format: a change to what an entry
+/// holds (an empty provider block told apart from none, since `ResourceSchema::blockless`)
+/// gets a new name, so that entries written before it are never read (they stay behind,
+/// unread, in the older directory).
+const SCHEMAS_DIR: &str = "schemas-2";
 /// The directory name for a schema without a version.
 const UNVERSIONED: &str = "unversioned";
 /// The file name of an imported schema.
@@ -67,7 +72,7 @@ impl Cache {
 
     /// The directory of one provider version's entries.
     fn version_dir(&self, address: &ProviderAddress, version: Option<&str>) -> PathBuf {
-        let mut dir = self.dir.join("schemas");
+        let mut dir = self.dir.join(SCHEMAS_DIR);
         for part in [&address.hostname, &address.namespace, &address.type_name] {
             dir.push(component(part));
         }
