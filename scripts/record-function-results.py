@@ -32,7 +32,7 @@ def module(expr):
 def run(args, cwd, stdin=None):
     env = dict(os.environ, TF_CLI_CONFIG_FILE=os.path.join(cwd, "cli.tfrc"), NO_COLOR="1")
     return subprocess.run(
-        ["terraform", *args], cwd=cwd, input=stdin, capture_output=True, text=True, env=env
+        ["terraform", *args], cwd=cwd, input=stdin, capture_output=True, encoding="utf-8", env=env
     )
 
 
@@ -58,7 +58,11 @@ def consoled(expr, cwd):
     out = run(["console"], cwd, stdin=f"jsonencode({expr})\n")
     if out.returncode != 0:
         return None
-    return {"value": json.loads(json.loads(out.stdout.strip()))}
+    try:
+        return {"value": json.loads(json.loads(out.stdout.strip()))}
+    except json.JSONDecodeError:
+        # Not JSON text: e.g. "(known after apply)" for an unknown value.
+        return None
 
 
 def main():

@@ -42,15 +42,30 @@ const RECORDED: &[(&str, &str, Option<usize>)] = &[
         "coalescelist arguments must be lists or tuples",
         None,
     ),
+    ("timeadd", "not a valid RFC3339 timestamp", None),
+    ("timeadd", "time: ", None),
+    ("formatdate", "not a valid RFC3339 timestamp", Some(1)),
+    ("formatdate", "invalid date format verb", Some(0)),
+    ("formatdate", "unterminated literal", Some(0)),
+    // The argument is the first timestamp that fails (`datetime::timecmp_argument`).
+    ("timecmp", "not a valid RFC3339 timestamp", Some(0)),
 ];
 
 /// Whether a failure of `function` with `reason` is in Terraform's words, and if so the
 /// argument (from 0) it is about, if any.
-pub(super) fn terraform_failure(function: &str, reason: &str) -> Option<Option<usize>> {
-    RECORDED
+pub(super) fn terraform_failure(
+    function: &str,
+    reason: &str,
+    args: &[Value],
+) -> Option<Option<usize>> {
+    let argument = RECORDED
         .iter()
         .find(|(f, start, _)| *f == function && reason.starts_with(start))
-        .map(|(_, _, argument)| *argument)
+        .map(|(_, _, argument)| *argument)?;
+    Some(match function {
+        "timecmp" => Some(super::datetime::timecmp_argument(args)),
+        _ => argument,
+    })
 }
 
 /// A failure a function's return type reports from the types of its arguments alone, so

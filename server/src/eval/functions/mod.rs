@@ -15,6 +15,7 @@ mod argument_errors;
 mod cidr;
 mod collection;
 mod conversion;
+mod datetime;
 mod digits;
 mod encoding;
 mod files;
@@ -27,6 +28,7 @@ mod parameters;
 mod patterns;
 mod provider;
 mod string;
+mod timestamps;
 
 use super::evaluate::{EvalError, Evaluator};
 use super::value::Value;
@@ -138,7 +140,7 @@ pub(super) fn call(
     }
     result
         .and_then(|v| within_limits(&v).map(|()| v))
-        .map_err(|reason| match terraform_failure(name, &reason) {
+        .map_err(|reason| match terraform_failure(name, &reason, &values) {
             Some(argument) => call.failed(argument, reason),
             None => {
                 let mut error = call.failed(None, reason);
@@ -373,6 +375,7 @@ fn lookup(name: &str) -> Option<Function> {
         .or_else(|| hash::lookup(name))
         .or_else(|| cidr::lookup(name))
         .or_else(|| files::lookup(name))
+        .or_else(|| datetime::lookup(name))
 }
 
 /// The `n`th argument, or an arity error.
@@ -439,3 +442,6 @@ mod limits_tests;
 
 #[cfg(test)]
 mod work_tests;
+
+#[cfg(test)]
+mod results_tests;
