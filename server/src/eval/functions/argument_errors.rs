@@ -49,6 +49,25 @@ const RECORDED: &[(&str, &str, Option<usize>)] = &[
     ("formatdate", "unterminated literal", Some(0)),
     // The argument is the first timestamp that fails (`datetime::timecmp_argument`).
     ("timecmp", "not a valid RFC3339 timestamp", Some(0)),
+    (
+        "textencodebase64",
+        "the given string contains characters",
+        Some(0),
+    ),
+    (
+        "textdecodebase64",
+        "the given string contains symbols",
+        Some(0),
+    ),
+    (
+        "textdecodebase64",
+        "the given value is has an invalid base64",
+        Some(0),
+    ),
+    ("uuidv5", "uuidv5() doesn't support namespace", None),
+    ("csvdecode", "CSV parse error", None),
+    ("csvdecode", "missing header line", None),
+    ("csvdecode", "duplicate column name", None),
 ];
 
 /// Whether a failure of `function` with `reason` is in Terraform's words, and if so the

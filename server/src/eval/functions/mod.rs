@@ -12,9 +12,11 @@
 //! panic), the call fails with a size-limit error instead.
 
 mod argument_errors;
+mod charsets;
 mod cidr;
 mod collection;
 mod conversion;
+mod csv;
 mod datetime;
 mod digits;
 mod encoding;
@@ -29,6 +31,7 @@ mod patterns;
 mod provider;
 mod string;
 mod timestamps;
+mod uuid;
 
 use super::evaluate::{EvalError, Evaluator};
 use super::value::Value;
@@ -376,6 +379,21 @@ fn lookup(name: &str) -> Option<Function> {
         .or_else(|| cidr::lookup(name))
         .or_else(|| files::lookup(name))
         .or_else(|| datetime::lookup(name))
+        .or_else(|| uuid::lookup(name))
+        .or_else(|| charsets::lookup(name))
+        .or_else(|| csv::lookup(name))
+        .or_else(|| opaque(name))
+}
+
+/// Functions whose value Strata does not compute, though Terraform does at plan time:
+/// `base64gzip` (the bytes are those of Go's own compressor), `bcrypt` (a random salt
+/// each time) and `rsadecrypt` (RSA is not implemented). Their arguments are checked;
+/// their value is unknown.
+fn opaque(name: &str) -> Option<Function> {
+    match name {
+        "base64gzip" | "bcrypt" | "rsadecrypt" => Some(|_, _| Ok(Value::Unknown)),
+        _ => None,
+    }
 }
 
 /// The `n`th argument, or an arity error.
