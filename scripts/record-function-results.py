@@ -6,7 +6,7 @@ Writes fixtures/functions/results.json: one row per expression, with either the 
 at plan time, or the error's summary and detail (from `terraform plan -json`, which does
 not wrap the detail as the console does).
 
-`var.unknown` in an expression stands for a value unknown at plan time: those rows are
+`local.NAME` is the value of NAME in fixtures/functions/locals.json. `var.unknown` in an expression stands for a value unknown at plan time: those rows are
 planned with it replaced by the output of a `terraform_data` resource not yet created.
 
 Usage: python3 scripts/record-function-results.py [fixtures/functions]
@@ -22,9 +22,21 @@ import tempfile
 UNKNOWN = "terraform_data.u.output"
 
 
+LOCALS = {}
+
+
+def hcl_string(s):
+    """`s` as an HCL quoted string, with no interpolation."""
+    return json.dumps(s).replace("${", "$${").replace("%{", "%%{")
+
+
 def module(expr):
+    locals_ = "".join(
+        f"  {k} = jsondecode({hcl_string(json.dumps(v))})\n" for k, v in LOCALS.items()
+    )
     return (
         'resource "terraform_data" "u" {\n  input = "x"\n}\n'
+        f"locals {{\n{locals_}}}\n"
         f'output "r" {{\n  value = {expr.replace("var.unknown", UNKNOWN)}\n}}\n'
     )
 
@@ -67,6 +79,8 @@ def consoled(expr, cwd):
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else "fixtures/functions"
+    with open(os.path.join(folder, "locals.json")) as f:
+        LOCALS.update(json.load(f))
     with open(os.path.join(folder, "expressions.txt")) as f:
         exprs = [l.strip() for l in f if l.strip() and not l.startswith("#")]
     rows = []

@@ -68,6 +68,11 @@ const RECORDED: &[(&str, &str, Option<usize>)] = &[
     ("csvdecode", "CSV parse error", None),
     ("csvdecode", "missing header line", None),
     ("csvdecode", "duplicate column name", None),
+    ("templatestring", "invalid template value", Some(0)),
+    ("templatestring", "invalid template:", Some(0)),
+    ("templatestring", "invalid template variable name", Some(1)),
+    ("templatestring", "vars map does not contain key", Some(1)),
+    ("templatestring", "<templatestring argument>", None),
 ];
 
 /// Whether a failure of `function` with `reason` is in Terraform's words, and if so the

@@ -30,6 +30,7 @@ mod parameters;
 mod patterns;
 mod provider;
 mod string;
+mod template_string;
 mod timestamps;
 mod uuid;
 
@@ -126,6 +127,11 @@ pub(super) fn call(
         span,
     };
     call.convert(&values)?;
+    if name == "templatestring" {
+        if let Some(reason) = args.first().and_then(template_string::syntax_failure) {
+            return Err(call.failed(Some(0), reason));
+        }
+    }
     if let Some(reason) = argument_errors::type_failure(name, &values) {
         return Err(call.failed(None, reason));
     }
@@ -383,6 +389,9 @@ fn lookup(name: &str) -> Option<Function> {
         .or_else(|| charsets::lookup(name))
         .or_else(|| csv::lookup(name))
         .or_else(|| opaque(name))
+        .or_else(|| {
+            (name == "templatestring").then_some(template_string::templatestring as Function)
+        })
 }
 
 /// Functions whose value Strata does not compute, though Terraform does at plan time:

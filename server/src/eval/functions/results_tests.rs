@@ -5,10 +5,37 @@
 
 use serde_json::Value as Json;
 
-use super::tests::eval_in;
+use crate::eval::{evaluate, EvalError, Scope, Value};
+use crate::syntax::{parse, Span, Syntax};
 
 const RESULTS: &str = include_str!("../../../../fixtures/functions/results.json");
 const PENDING: &str = include_str!("../../../../fixtures/functions/PENDING");
+const LOCALS: &str = include_str!("../../../../fixtures/functions/locals.json");
+
+/// The recording's names: `local.NAME` from `locals.json`, `var.unknown` unknown.
+struct Recorded {
+    locals: serde_json::Map<String, Json>,
+}
+
+impl Scope for Recorded {
+    fn lookup(&self, root: &str, attrs: &[&str], span: Span) -> Result<(Value, usize), EvalError> {
+        let found = match (root, attrs.first()) {
+            ("var", Some(&"unknown")) => Some(Value::Unknown),
+            ("local", Some(name)) => self.locals.get(*name).map(Value::from_json),
+            _ => None,
+        };
+        found
+            .map(|v| (v, 1))
+            .ok_or_else(|| EvalError::new("Reference to undeclared name", root, span))
+    }
+}
+
+fn eval_in(src: &str) -> Result<Value, EvalError> {
+    let file = parse(&format!("x = {src}\n"), Syntax::Native, None);
+    assert!(!file.has_errors(), "{src}: {:?}", file.diagnostics);
+    let locals = serde_json::from_str(LOCALS).expect("locals.json is a JSON object");
+    evaluate(&file.body.attributes[0].expr, &Recorded { locals })
+}
 
 /// Whether two JSON values are equal, numbers compared as numbers (`1` and `1.0`).
 fn same(a: &Json, b: &Json) -> bool {
@@ -26,7 +53,7 @@ fn same(a: &Json, b: &Json) -> bool {
 
 /// What Strata makes of `expr`, in the recording's shape.
 fn strata(expr: &str) -> Json {
-    match eval_in(expr, None) {
+    match eval_in(expr) {
         Ok(v) if !v.is_wholly_known() => serde_json::json!({ "unknown": true }),
         Ok(v) => serde_json::json!({ "value": v.to_json() }),
         Err(e) => serde_json::json!({ "error": { "summary": e.summary, "detail": e.detail } }),
