@@ -24,6 +24,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                     charset.name()
                 )
             })?;
+            super::size_limit(bytes.len().saturating_mul(4) / 3)?;
             Ok(Value::String(STANDARD.encode(bytes)))
         },
         "textdecodebase64" => |a, _| {

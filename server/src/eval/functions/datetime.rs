@@ -233,6 +233,8 @@ fn format_date(format: &str, t: &Timestamp) -> Result<String, String> {
     let c = t.civil();
     let mut out = String::new();
     for tok in tokens(format) {
+        // Month and day names are longer than their verbs: the text may grow.
+        super::size_limit(out.len())?;
         let first = tok.as_bytes()[0];
         let n = tok.len();
         let invalid = |rule: &str| Err(format!("invalid date format verb {tok:?}{rule}"));

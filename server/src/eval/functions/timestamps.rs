@@ -329,9 +329,14 @@ impl Timestamp {
     /// Go's `Format(time.RFC3339)` (seconds, no fraction).
     pub(super) fn rfc3339(&self) -> String {
         let c = self.civil();
+        // Go writes a negative year's sign before four digits.
+        let year = if c.year < 0 {
+            format!("-{:04}", -c.year)
+        } else {
+            format!("{:04}", c.year)
+        };
         format!(
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{}",
-            c.year,
+            "{year}-{:02}-{:02}T{:02}:{:02}:{:02}{}",
             c.month,
             c.day,
             c.hour,
