@@ -13,7 +13,10 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         "cidrnetmask" => |a, _| {
             let net = Network::parse(&text(a, 0)?)?;
             if net.bits != 32 {
-                return Err("only IPv4 networks have a netmask".into());
+                return Err(format!(
+                    "IPv6 addresses cannot have a netmask: {}",
+                    text(a, 0)?
+                ));
             }
             Ok(Value::String(net.show(net.mask())))
         },
