@@ -54,6 +54,7 @@ const RECORDED: &[(&str, &str, Option<usize>)] = &[
     ("tostring", "cannot convert", Some(0)),
     ("tobool", "cannot convert \"", Some(0)),
     ("parseint", "cannot parse \"", Some(0)),
+    ("cidrsubnets", "invalid CIDR expression", Some(0)),
     ("timeadd", "not a valid RFC3339 timestamp", None),
     ("timeadd", "time: ", None),
     ("formatdate", "not a valid RFC3339 timestamp", Some(1)),

@@ -62,7 +62,7 @@ struct Network {
 
 impl Network {
     fn parse(s: &str) -> Result<Self, String> {
-        let invalid = || format!("invalid CIDR address: {s}");
+        let invalid = || format!("invalid CIDR expression: invalid CIDR address: {s}");
         let (ip, len) = s.split_once('/').ok_or_else(invalid)?;
         let ip: IpAddr = ip.parse().map_err(|_| invalid())?;
         let len: u32 = len.parse().map_err(|_| invalid())?;

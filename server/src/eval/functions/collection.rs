@@ -44,10 +44,13 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 return Err("cannot use element function with an empty list".into());
             }
             let i = integer(a, 1)?;
-            if i < 0 {
-                return Err("cannot use element function with a negative index".into());
+            // go-cty takes the remainder with the sign of the index: a negative index
+            // that divides evenly is the first element; any other panics in Terraform.
+            match i.checked_rem(items.len() as i64).unwrap_or(0) {
+                0 => Ok(items[0].clone()),
+                r if r < 0 => Err("cannot use element function with a negative index".into()),
+                r => Ok(items[r as usize].clone()),
             }
-            Ok(items[i as usize % items.len()].clone())
         },
         "flatten" => |a, _| {
             let mut out = Vec::new();
@@ -302,27 +305,22 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 out.into_iter().map(|(k, v)| (k, Value::List(v))).collect(),
             ))
         },
+        // Terraform's: a null element is false to alltrue and skipped by anytrue.
         "alltrue" => |a, _| {
-            let mut all = true;
-            let items = elements(a, 0)?;
-            if items.iter().any(Value::is_null) {
-                return Ok(Value::Unknown);
+            for v in elements(a, 0)? {
+                if v.is_null() || !v.to_bool().ok_or("elements must be bools")? {
+                    return Ok(Value::Bool(false));
+                }
             }
-            for v in items {
-                all &= v.to_bool().ok_or("elements must be bools")?;
-            }
-            Ok(Value::Bool(all))
+            Ok(Value::Bool(true))
         },
         "anytrue" => |a, _| {
-            let mut any = false;
-            let items = elements(a, 0)?;
-            if items.iter().any(Value::is_null) {
-                return Ok(Value::Unknown);
+            for v in elements(a, 0)? {
+                if !v.is_null() && v.to_bool().ok_or("elements must be bools")? {
+                    return Ok(Value::Bool(true));
+                }
             }
-            for v in items {
-                any |= v.to_bool().ok_or("elements must be bools")?;
-            }
-            Ok(Value::Bool(any))
+            Ok(Value::Bool(false))
         },
         "sum" => |a, _| {
             let items = elements(a, 0)?;
