@@ -82,7 +82,6 @@ const RECORDED: &[(&str, &str, Option<usize>)] = &[
     ("csvdecode", "missing header line", None),
     ("csvdecode", "duplicate column name", None),
     ("templatestring", "invalid template value", Some(0)),
-    ("templatestring", "invalid template:", Some(0)),
     ("templatestring", "invalid template variable name", Some(1)),
     ("templatestring", "vars map does not contain key", Some(1)),
     ("templatestring", "<templatestring argument>", None),

@@ -46,7 +46,9 @@ pub(super) fn templatestring(a: &[Value], ev: &Evaluator) -> Outcome {
     if let Some(bad) = vars.keys().find(|k| !valid_name(k)) {
         return Err(format!("invalid template variable name {bad:?}: must start with a letter, followed by zero or more letters, digits, and underscores"));
     }
-    let parts = parse_template(source).ok_or("invalid template: the template does not parse")?;
+    // Strata's own words (not recorded as Terraform's, so not reported by `check`):
+    // HCL's parse error text is not available here.
+    let parts = parse_template(source).ok_or("the template does not parse")?;
     let vars = vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     ev.template_with(&parts, vars).map_err(|e| {
         if e.summary == "Invalid reference" {
