@@ -13,7 +13,10 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         "cidrnetmask" => |a, _| {
             let net = Network::parse(&text(a, 0)?)?;
             if net.bits != 32 {
-                return Err("only IPv4 networks have a netmask".into());
+                return Err(format!(
+                    "IPv6 addresses cannot have a netmask: {}",
+                    text(a, 0)?
+                ));
             }
             Ok(Value::String(net.show(net.mask())))
         },
@@ -59,7 +62,7 @@ struct Network {
 
 impl Network {
     fn parse(s: &str) -> Result<Self, String> {
-        let invalid = || format!("invalid CIDR address: {s}");
+        let invalid = || format!("invalid CIDR expression: invalid CIDR address: {s}");
         let (ip, len) = s.split_once('/').ok_or_else(invalid)?;
         let ip: IpAddr = ip.parse().map_err(|_| invalid())?;
         let len: u32 = len.parse().map_err(|_| invalid())?;

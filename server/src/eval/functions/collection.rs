@@ -44,10 +44,13 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 return Err("cannot use element function with an empty list".into());
             }
             let i = integer(a, 1)?;
-            if i < 0 {
-                return Err("cannot use element function with a negative index".into());
+            // go-cty takes the remainder with the sign of the index: a negative index
+            // that divides evenly is the first element; any other panics in Terraform.
+            match i.checked_rem(items.len() as i64).unwrap_or(0) {
+                0 => Ok(items[0].clone()),
+                r if r < 0 => Err("cannot use element function with a negative index".into()),
+                r => Ok(items[r as usize].clone()),
             }
-            Ok(items[i as usize % items.len()].clone())
         },
         "flatten" => |a, _| {
             let mut out = Vec::new();
@@ -88,22 +91,50 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 match v {
                     Value::Null => {}
                     Value::Unknown => return Ok(Value::Unknown),
-                    v => out.extend(map_of(v)?.clone()),
+                    v => out.extend(
+                        v.attributes()
+                            .ok_or_else(|| {
+                                format!(
+                                    "arguments must be maps or objects, got {:?}",
+                                    v.type_name()
+                                )
+                            })?
+                            .clone(),
+                    ),
                 }
             }
             Ok(Value::Object(out))
         },
         "range" => range,
         "reverse" => |a, _| {
-            let mut items = elements(a, 0)?.to_vec();
+            let v = arg(a, 0)?;
+            let mut items = v
+                .elements()
+                .ok_or_else(|| {
+                    format!(
+                        "can only reverse list or tuple values, not {}",
+                        v.type_name()
+                    )
+                })?
+                .to_vec();
             items.reverse();
             Ok(Value::Tuple(items))
         },
         "slice" => |a, _| {
             let items = elements(a, 0)?;
             let (from, to) = (integer(a, 1)?, integer(a, 2)?);
-            if from < 0 || to < from || to as usize > items.len() {
-                return Err("the start index must not be greater than the end index, and both must be within the list".into());
+            // go-cty's checks, in its order.
+            if from < 0 {
+                return Err("start index must not be less than zero".into());
+            }
+            if to > items.len() as i64 {
+                return Err("end index must not be greater than the length of the list".into());
+            }
+            if to < 0 {
+                return Err("end index must not be less than zero".into());
+            }
+            if from > to {
+                return Err("start index must not be greater than end index".into());
             }
             Ok(Value::List(items[from as usize..to as usize].to_vec()))
         },
@@ -123,7 +154,11 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             let keys = elements(a, 0)?;
             let values = elements(a, 1)?;
             if keys.len() != values.len() {
-                return Err("number of keys does not match number of values".into());
+                return Err(format!(
+                    "number of keys ({}) does not match number of values ({})",
+                    keys.len(),
+                    values.len()
+                ));
             }
             let mut out = BTreeMap::new();
             for (k, v) in keys.iter().zip(values) {
@@ -167,21 +202,24 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "index" => |a, _| {
             let needle = arg(a, 1)?;
+            if elements(a, 0)?.is_empty() {
+                return Err("cannot search an empty list".into());
+            }
             elements(a, 0)?
                 .iter()
                 .position(|v| v.equals(needle))
                 .map(|i| Value::Number(i as f64))
                 .ok_or_else(|| "item not found".into())
         },
-        "one" => |a, _| {
-            match arg(a, 0)? {
+        "one" => |a, _| match arg(a, 0)? {
             Value::Unknown => Ok(Value::Unknown),
-            v => match elements(a, 0)? {
-                [] => Ok(Value::Null),
-                [only] => Ok(only.clone()),
-                _ => Err(format!("must be a list, set, or tuple value with either zero or one elements; {} has more", v.type_name())),
+            v => match v.elements() {
+                Some([]) => Ok(Value::Null),
+                Some([only]) => Ok(only.clone()),
+                _ => Err(
+                    "must be a list, set, or tuple value with either zero or one elements".into(),
+                ),
             },
-        }
         },
         "setunion" => |a, _| {
             let mut out = Vec::new();
@@ -267,27 +305,22 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 out.into_iter().map(|(k, v)| (k, Value::List(v))).collect(),
             ))
         },
+        // Terraform's: a null element is false to alltrue and skipped by anytrue.
         "alltrue" => |a, _| {
-            let mut all = true;
-            let items = elements(a, 0)?;
-            if items.iter().any(Value::is_null) {
-                return Ok(Value::Unknown);
+            for v in elements(a, 0)? {
+                if v.is_null() || !v.to_bool().ok_or("elements must be bools")? {
+                    return Ok(Value::Bool(false));
+                }
             }
-            for v in items {
-                all &= v.to_bool().ok_or("elements must be bools")?;
-            }
-            Ok(Value::Bool(all))
+            Ok(Value::Bool(true))
         },
         "anytrue" => |a, _| {
-            let mut any = false;
-            let items = elements(a, 0)?;
-            if items.iter().any(Value::is_null) {
-                return Ok(Value::Unknown);
+            for v in elements(a, 0)? {
+                if !v.is_null() && v.to_bool().ok_or("elements must be bools")? {
+                    return Ok(Value::Bool(true));
+                }
             }
-            for v in items {
-                any |= v.to_bool().ok_or("elements must be bools")?;
-            }
-            Ok(Value::Bool(any))
+            Ok(Value::Bool(false))
         },
         "sum" => |a, _| {
             let items = elements(a, 0)?;

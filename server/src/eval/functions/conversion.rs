@@ -23,6 +23,9 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "tobool" => |a, _| match arg(a, 0)? {
             Value::Null => Ok(Value::Null),
+            Value::String(s) if s != "true" && s != "false" => Err(format!(
+                "cannot convert {s:?} to bool; only the strings \"true\" or \"false\" are allowed"
+            )),
             v => v
                 .to_bool()
                 .map(Value::Bool)

@@ -17,9 +17,10 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "base64encode" => |a, _| Ok(Value::String(STANDARD.encode(text(a, 0)?))),
         "base64decode" => |a, _| {
+            let s = text(a, 0)?;
             let bytes = STANDARD
-                .decode(text(a, 0)?)
-                .map_err(|e| format!("failed to decode base64 data: {e}"))?;
+                .decode(&s)
+                .map_err(|_| format!("failed to decode base64 data {s:?}"))?;
             String::from_utf8(bytes)
                 .map(Value::String)
                 .map_err(|_| "the result of decoding the provided string is not valid UTF-8".into())

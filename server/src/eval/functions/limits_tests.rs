@@ -216,6 +216,13 @@ fn collections_and_strings_are_bounded() {
     );
     assert_eq!(eval("element([1, 2, 3], 9223372036854775807)"), "2");
     assert_eq!(eval("formatlist(\"%s\", [])"), "[]");
+    let months = "format(\"%12000000s\", \"\")";
+    assert!(size_limited(&eval(&format!(
+        "formatdate(replace({months}, \" \", \"MMMM \"), \"2018-09-02T00:00:00Z\")"
+    ))));
+    assert!(size_limited(&eval(&format!(
+        "textencodebase64(replace({months}, \" \", \"abc\"), \"UTF-16\")"
+    ))));
 }
 
 #[test]

@@ -12,9 +12,12 @@
 //! panic), the call fails with a size-limit error instead.
 
 mod argument_errors;
+mod charsets;
 mod cidr;
 mod collection;
 mod conversion;
+mod csv;
+mod datetime;
 mod digits;
 mod encoding;
 mod files;
@@ -27,6 +30,9 @@ mod parameters;
 mod patterns;
 mod provider;
 mod string;
+mod template_string;
+mod timestamps;
+mod uuid;
 
 use super::evaluate::{EvalError, Evaluator};
 use super::value::Value;
@@ -121,6 +127,11 @@ pub(super) fn call(
         span,
     };
     call.convert(&values)?;
+    if name == "templatestring" {
+        if let Some(reason) = args.first().and_then(template_string::syntax_failure) {
+            return Err(call.failed(Some(0), reason));
+        }
+    }
     if let Some(reason) = argument_errors::type_failure(name, &values) {
         return Err(call.failed(None, reason));
     }
@@ -138,7 +149,7 @@ pub(super) fn call(
     }
     result
         .and_then(|v| within_limits(&v).map(|()| v))
-        .map_err(|reason| match terraform_failure(name, &reason) {
+        .map_err(|reason| match terraform_failure(name, &reason, &values) {
             Some(argument) => call.failed(argument, reason),
             None => {
                 let mut error = call.failed(None, reason);
@@ -373,6 +384,25 @@ fn lookup(name: &str) -> Option<Function> {
         .or_else(|| hash::lookup(name))
         .or_else(|| cidr::lookup(name))
         .or_else(|| files::lookup(name))
+        .or_else(|| datetime::lookup(name))
+        .or_else(|| uuid::lookup(name))
+        .or_else(|| charsets::lookup(name))
+        .or_else(|| csv::lookup(name))
+        .or_else(|| opaque(name))
+        .or_else(|| {
+            (name == "templatestring").then_some(template_string::templatestring as Function)
+        })
+}
+
+/// Functions whose value Strata does not compute, though Terraform does at plan time:
+/// `base64gzip` (the bytes are those of Go's own compressor), `bcrypt` (a random salt
+/// each time) and `rsadecrypt` (RSA is not implemented). Their arguments are checked;
+/// their value is unknown.
+fn opaque(name: &str) -> Option<Function> {
+    match name {
+        "base64gzip" | "bcrypt" | "rsadecrypt" => Some(|_, _| Ok(Value::Unknown)),
+        _ => None,
+    }
 }
 
 /// The `n`th argument, or an arity error.
@@ -439,3 +469,6 @@ mod limits_tests;
 
 #[cfg(test)]
 mod work_tests;
+
+#[cfg(test)]
+mod results_tests;
