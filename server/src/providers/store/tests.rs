@@ -52,7 +52,7 @@ fn cache_keys_name_address_version_and_binary_hash() {
     };
     assert_eq!(
         cache.entry_path(&key),
-        Path::new("/c/schemas/registry.terraform.io/hashicorp/aws/5.100.0/ab12.schema")
+        Path::new("/c/schemas-2/registry.terraform.io/hashicorp/aws/5.100.0/ab12.schema")
     );
     let imported = CacheKey {
         version: None,
@@ -61,7 +61,7 @@ fn cache_keys_name_address_version_and_binary_hash() {
     };
     assert_eq!(
         cache.entry_path(&imported),
-        Path::new("/c/schemas/registry.terraform.io/hashicorp/aws/unversioned/imported.schema")
+        Path::new("/c/schemas-2/registry.terraform.io/hashicorp/aws/unversioned/imported.schema")
     );
 }
 
@@ -83,7 +83,7 @@ fn names_from_the_workspace_never_leave_the_cache_directory() {
         binary_sha256: Some("../x".into()),
     };
     let path = Cache::at("/c").entry_path(&key);
-    assert!(path.starts_with("/c/schemas"));
+    assert!(path.starts_with("/c/schemas-2"));
     assert!(path.components().all(|c| c.as_os_str() != ".."), "{path:?}");
 }
 

@@ -75,7 +75,7 @@ fn each_root_sees_the_version_its_lock_file_pins() {
     let loaded = |v: &str| SchemaState::Loaded {
         version: Some(v.into()),
         from: LoadedFrom::Cache(cache.dir().join(format!(
-            "schemas/registry.terraform.io/hashicorp/aws/{v}/imported.schema"
+            "schemas-2/registry.terraform.io/hashicorp/aws/{v}/imported.schema"
         ))),
     };
     assert_eq!(
