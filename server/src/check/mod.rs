@@ -64,6 +64,9 @@ mod walk_parts;
 mod walk_scope;
 mod walk_values;
 
+/// The root module's validation rules with the plan's values (`plan::variables`).
+pub(crate) use validations::root_at_plan as root_validations_at_plan;
+
 use crate::schema::ProviderSchemaSource;
 use std::path::PathBuf;
 

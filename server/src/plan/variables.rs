@@ -2,14 +2,17 @@
 //! increasing precedence: the declared default, `terraform.tfvars`,
 //! `terraform.tfvars.json`, `*.auto.tfvars` and `*.auto.tfvars.json` in lexical order,
 //! then `--var-file` and `--var` in the order given. Each value is converted to the
-//! variable's type, with its optional-attribute defaults.
+//! variable's type, with its optional-attribute defaults, then checked by the variable's
+//! validation rules (`check::validations`), as Terraform's plan walk checks them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::PlanDiagnostic;
+use crate::check::root_validations_at_plan;
 use crate::eval::{evaluate, EvalError, Scope, Value};
 use crate::merge::{MergedModule, Variable};
+use crate::schema::ProviderSchemaSource;
 use crate::syntax::{parse, Span, Syntax};
 use crate::text::read::{read_bounded, ReadError, MAX_FILE_BYTES};
 use crate::types::{apply_defaults, convert, parse_type_argument, Type};
@@ -51,11 +54,41 @@ pub fn variable_type(m: &MergedModule, v: &Variable) -> Type {
         .unwrap_or(Type::Dynamic)
 }
 
-/// The value of every root variable; problems are added to `diags`.
+/// The value of every root variable, checked by its validation rules; problems are
+/// added to `diags`.
 pub fn root_values(
     m: &MergedModule,
     dir: &Path,
     inputs: &VariableInputs,
+    schemas: &dyn ProviderSchemaSource,
+    diags: &mut Vec<PlanDiagnostic>,
+    warnings: &mut Vec<PlanDiagnostic>,
+) -> BTreeMap<String, Value> {
+    let mut defaulted = BTreeSet::new();
+    let values = given_values(m, dir, inputs, &mut defaulted, diags, warnings);
+    if diags.is_empty() {
+        // Terraform validates a value once it is converted; a value that failed to
+        // convert stopped the plan already.
+        let failed = root_validations_at_plan(m, schemas, &values, &|n| defaulted.contains(n));
+        diags.extend(failed.into_iter().map(|d| {
+            let place = (!d.is_placeless()).then(|| (d.path.clone(), d.span));
+            PlanDiagnostic {
+                summary: d.summary,
+                detail: d.detail,
+                place,
+            }
+        }));
+    }
+    values
+}
+
+/// The value of every root variable from its sources; the names of those that took
+/// their declared default are added to `defaulted`.
+fn given_values(
+    m: &MergedModule,
+    dir: &Path,
+    inputs: &VariableInputs,
+    defaulted: &mut BTreeSet<String>,
     diags: &mut Vec<PlanDiagnostic>,
     warnings: &mut Vec<PlanDiagnostic>,
 ) -> BTreeMap<String, Value> {
@@ -141,9 +174,12 @@ pub fn root_values(
                 }
             },
             None => match &v.default {
-                Some(d) => crate::eval::constant(d.expr())
-                    .and_then(|json| convert(&json, &ty).ok())
-                    .map(|c| apply_defaults(&c, &ty)),
+                Some(d) => {
+                    defaulted.insert(name.clone());
+                    crate::eval::constant(d.expr())
+                        .and_then(|json| convert(&json, &ty).ok())
+                        .map(|c| apply_defaults(&c, &ty))
+                }
                 None => {
                     diags.push(PlanDiagnostic::at(
                         m,
