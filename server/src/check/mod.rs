@@ -346,7 +346,7 @@ fn at(
 
 /// A range as Terraform writes it in messages: `main.tf:3,1-17` (or
 /// `main.tf:3,1-5,2` across lines).
-fn range_text(merged: &MergedModule, origin: Origin) -> String {
+pub(crate) fn range_text(merged: &MergedModule, origin: Origin) -> String {
     file_range_text(merged.file(origin.file), origin.span)
 }
 
