@@ -16,6 +16,10 @@ folders named on the command line) this:
    after_unknown; the errors and warnings by summary and detail), and `terraform-plan.txt`
    (the text of `terraform show`, or of the failed plan).
 
+A fixture may hold `args`, arguments added to `terraform plan` (and to `strata plan` by the
+test), one a line, written `--var=NAME=VALUE` (both accept it), and `env`, environment
+variables (`TF_VAR_NAME=VALUE`) set for the plan, one a line.
+
 Providers come only from the filesystem mirror that ../shared/tools/tf-plugin-mirror prints
 (or TF_PLUGIN_MIRROR); fixtures using only `terraform_data` need none. No network.
 
@@ -69,7 +73,7 @@ def copy_configuration(source, target):
         source,
         target,
         ignore=shutil.ignore_patterns(
-            "prior", ".terraform*", "terraform.tfstate*", "terraform-plan.*"
+            "prior", ".terraform*", "terraform.tfstate*", "terraform-plan.*", "args", "env"
         ),
     )
 
@@ -99,6 +103,13 @@ def diagnostics(plan_output):
     return found
 
 
+def lines(path):
+    """The non-empty lines of a fixture's `args` or `env` file (none when it is absent)."""
+    if not path.is_file():
+        return []
+    return [line for line in path.read_text().splitlines() if line]
+
+
 def trimmed(change):
     """One resource change, as `tests/plan_recorded.rs` compares it."""
     kept = {"address": change["address"]}
@@ -120,8 +131,10 @@ def record(fixture):
         copy_configuration(fixture, planned)
         (planned / "terraform.tfstate").write_text(state)
         run(["terraform", "init", "-input=false"], planned, env)
+        args = lines(fixture / "args")
+        env = dict(env, **dict(v.split("=", 1) for v in lines(fixture / "env")))
         plan = run(
-            ["terraform", "plan", "-json", "-input=false", "-out=plan"],
+            ["terraform", "plan", "-json", "-input=false", "-out=plan", *args],
             planned,
             env,
             allow_failure=True,
@@ -136,7 +149,7 @@ def record(fixture):
         else:
             recording["resource_changes"] = []
             text = run(
-                ["terraform", "plan", "-no-color", "-input=false"],
+                ["terraform", "plan", "-no-color", "-input=false", *args],
                 planned,
                 env,
                 allow_failure=True,

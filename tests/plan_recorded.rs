@@ -5,7 +5,8 @@
 //! address, previous address, action reason, actions, before, after and after_unknown, and
 //! the errors and warnings in summary and detail. Where Terraform's plan failed it wrote
 //! no plan, so only the diagnostics are compared, and Strata must exit with 1. The test
-//! never runs Terraform.
+//! never runs Terraform. A fixture's `args` and `env` files are the plan's arguments and
+//! environment variables, for Terraform and Strata alike.
 
 mod support;
 
@@ -45,10 +46,23 @@ fn every_recorded_plan_fixture_plans_as_terraform_planned() {
     );
 }
 
-/// Strata's plan of a fixture, as JSON, and its exit status.
+/// Strata's plan of a fixture, as JSON, and its exit status: with the fixture's `args`
+/// (one a line) and its `env` (`NAME=VALUE` a line), as the recording script gives them to
+/// Terraform.
 fn strata_plan(dir: &Path) -> (Value, Option<i32>) {
+    let lines = |name: &str| -> Vec<String> {
+        std::fs::read_to_string(dir.join(name))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let env = lines("env");
     let out = Command::new(strata_bin())
         .args(["plan", &dir.to_string_lossy(), "--format", "json"])
+        .args(lines("args"))
+        .envs(env.iter().filter_map(|v| v.split_once('=')))
         .output()
         .expect("run strata plan");
     let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

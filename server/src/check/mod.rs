@@ -64,6 +64,9 @@ mod walk_parts;
 mod walk_scope;
 mod walk_values;
 
+/// The root module's validation rules with the plan's values (`plan::variables`).
+pub(crate) use validations::root_at_plan as root_validations_at_plan;
+
 use crate::schema::ProviderSchemaSource;
 use std::path::PathBuf;
 
@@ -343,7 +346,7 @@ fn at(
 
 /// A range as Terraform writes it in messages: `main.tf:3,1-17` (or
 /// `main.tf:3,1-5,2` across lines).
-fn range_text(merged: &MergedModule, origin: Origin) -> String {
+pub(crate) fn range_text(merged: &MergedModule, origin: Origin) -> String {
     file_range_text(merged.file(origin.file), origin.span)
 }
 

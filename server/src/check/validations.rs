@@ -19,7 +19,13 @@
 //! written, with the `Validation error message expression is invalid` warning quoting
 //! the first error (HCL quotes every one; Strata's evaluation stops at the first).
 //!
+//! At plan time (`root_at_plan`) the root module's rules run again with the values the
+//! plan gives every root variable, so a rule may fail on a value from a `.tfvars` file,
+//! the command line or the environment.
+//!
 //! Left out: values Strata does not know wholly, and calls in modules other than the root.
+
+use std::collections::BTreeMap;
 
 use super::evaluation::reportable;
 use super::functions::call_problem;
@@ -111,10 +117,49 @@ pub(super) fn check(
     }
 }
 
+/// The root module's rules at plan time (`evalVariableValidations` in the plan walk), with
+/// the value the plan gives each variable: `values`, every root variable's. A value that
+/// came from the declared default is reported at the declaration, as Terraform reports
+/// it; one given in a file or on the command line has no place here (Terraform points at
+/// the file's attribute, which the plan's variable sources do not keep).
+pub(crate) fn root_at_plan(
+    m: &MergedModule,
+    schemas: &dyn ProviderSchemaSource,
+    values: &BTreeMap<String, Value>,
+    defaulted: &dyn Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let own = |o: Origin| range_text(m, o);
+    let scope = WalkScope::with_values(m, schemas, values);
+    for variable in m.variables.values() {
+        let value_at = if defaulted(&variable.name) {
+            ValueAt::Written(variable.provenance.decl)
+        } else {
+            ValueAt::Nowhere
+        };
+        let rules = Rules {
+            module: m,
+            variable,
+            place_module: m,
+            value_at,
+            rule_path: &own,
+            given: true,
+            schemas,
+        };
+        rules.run_in(&scope, &mut out);
+    }
+    out
+}
+
 impl Rules<'_> {
     fn run(&self, value: Value, out: &mut Vec<Diagnostic>) {
         let name = &self.variable.name;
         let scope = WalkScope::with_variable(self.module, self.schemas, name, value);
+        self.run_in(&scope, out);
+    }
+
+    /// The rules, with the names `scope` gives.
+    fn run_in(&self, scope: &WalkScope<'_>, out: &mut Vec<Diagnostic>) {
         let unknown = WalkScope::new(self.module, self.schemas);
         for rule in &self.variable.validations {
             let json = self.module.file(rule.file).syntax.syntax == Syntax::Json;
@@ -124,10 +169,10 @@ impl Rules<'_> {
             ) else {
                 continue;
             };
-            let condition_value = self.evaluate(&condition.expr, rule, &scope, &unknown, out);
+            let condition_value = self.evaluate(&condition.expr, rule, scope, &unknown, out);
             let message_value = match json_string(&message.expr).filter(|_| json) {
-                Some(literal) => self.json_message((&message.expr, literal), rule, &scope, out),
-                None => self.evaluate(&message.expr, rule, &scope, &unknown, out),
+                Some(literal) => self.json_message((&message.expr, literal), rule, scope, out),
+                None => self.evaluate(&message.expr, rule, scope, &unknown, out),
             };
             let Some(Value::Bool(false)) = condition_value.map(|c| match c.to_bool() {
                 Some(b) if c.is_known() => Value::Bool(b),

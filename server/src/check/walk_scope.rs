@@ -20,7 +20,7 @@
 //! never reported as Terraform's, so what is left is not analysed.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::provider_functions::{namespaced, Namespaced};
 use crate::eval::{evaluate, Budget, EvalError, Scope, Value};
@@ -70,6 +70,24 @@ impl<'a> WalkScope<'a> {
             validated: Some((name.to_string(), value)),
             ..WalkScope::new(module, schemas)
         }
+    }
+
+    /// The names a root variable's validation rules see at plan time: the walk's, with
+    /// every root variable set to the value the plan gives it (Terraform 1.9 and later
+    /// let a rule refer to other variables).
+    pub fn with_values(
+        module: &'a MergedModule,
+        schemas: &'a dyn ProviderSchemaSource,
+        values: &BTreeMap<String, Value>,
+    ) -> Self {
+        let scope = WalkScope::new(module, schemas);
+        scope.variables.replace(
+            values
+                .iter()
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect(),
+        );
+        scope
     }
 
     /// The provider schemas this scope reads.

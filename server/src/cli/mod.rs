@@ -246,6 +246,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 inputs: crate::plan::VariableInputs {
                     files: var_files,
                     vars: parsed,
+                    env: crate::plan::VariableInputs::from_environment(),
                 },
             };
             plan::run(

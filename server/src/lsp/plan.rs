@@ -86,6 +86,8 @@ pub fn plan_preview(
         inputs: VariableInputs {
             files: Vec::new(),
             vars,
+            // What Terraform would read, run where the editor runs.
+            env: VariableInputs::from_environment(),
         },
     };
     let state = state_path(&dir, args.state.as_deref().or(state_setting));

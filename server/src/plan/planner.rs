@@ -184,6 +184,7 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         &config.root,
         &config.root_dir,
         &options.inputs,
+        config.schemas,
         &mut errors,
         &mut warnings,
     );

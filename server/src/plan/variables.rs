@@ -1,15 +1,19 @@
 //! Values of the root module's input variables, from every source Terraform reads, in
-//! increasing precedence: the declared default, `terraform.tfvars`,
-//! `terraform.tfvars.json`, `*.auto.tfvars` and `*.auto.tfvars.json` in lexical order,
-//! then `--var-file` and `--var` in the order given. Each value is converted to the
-//! variable's type, with its optional-attribute defaults.
+//! increasing precedence: the declared default, `TF_VAR_name` environment variables,
+//! `terraform.tfvars`, `terraform.tfvars.json`, `*.auto.tfvars` and `*.auto.tfvars.json`
+//! in lexical order, then `--var-file` and `--var` in the order given. Each value is
+//! converted to the variable's type, with its optional-attribute defaults (a null given
+//! to a variable that is not nullable is its default), then checked by the variable's
+//! validation rules (`check::validations`), as Terraform's plan walk checks them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::PlanDiagnostic;
+use crate::check::{range_text, root_validations_at_plan};
 use crate::eval::{evaluate, EvalError, Scope, Value};
 use crate::merge::{MergedModule, Variable};
+use crate::schema::ProviderSchemaSource;
 use crate::syntax::{parse, Span, Syntax};
 use crate::text::read::{read_bounded, ReadError, MAX_FILE_BYTES};
 use crate::types::{apply_defaults, convert, parse_type_argument, Type};
@@ -21,24 +25,65 @@ pub struct VariableInputs {
     pub files: Vec<PathBuf>,
     /// `--var NAME=VALUE`, in order.
     pub vars: Vec<(String, String)>,
+    /// The `TF_VAR_NAME=VALUE` environment variables, as (NAME, VALUE).
+    pub env: Vec<(String, String)>,
+}
+
+impl VariableInputs {
+    /// The `TF_VAR_` variables of this process's environment (those that are Unicode).
+    pub fn from_environment() -> Vec<(String, String)> {
+        std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .filter_map(|(k, v)| Some((k.strip_prefix("TF_VAR_")?.to_string(), v)))
+            .collect()
+    }
 }
 
 /// Where a value came from, for messages.
 enum Source {
-    File(String),
+    /// A `.tfvars` file.
+    File,
     CommandLine,
+    /// A `TF_VAR_name` environment variable.
+    Environment,
 }
 
-/// A scope where nothing may be referenced: `.tfvars` files hold values only.
-struct NoReferences;
+impl Source {
+    /// The detail of a value that does not suit `v` (`reason`), naming where it was set
+    /// as Terraform names it; `verb` is the word Terraform uses after a file's value
+    /// ("declared" for a type error, "defined" for a null).
+    fn unsuitable(&self, m: &MergedModule, v: &Variable, verb: &str, reason: &str) -> String {
+        let name = &v.name;
+        match self {
+            Source::File => format!(
+                "The given value is not suitable for var.{name} {verb} at {}: {reason}.",
+                range_text(m, v.provenance.decl)
+            ),
+            Source::CommandLine => {
+                format!("Unsuitable value for var.{name} set using -var=\"{name}=...\": {reason}.")
+            }
+            Source::Environment => format!(
+                "Unsuitable value for var.{name} set using the TF_VAR_{name} environment variable: {reason}."
+            ),
+        }
+    }
+}
+
+/// A scope where nothing may be referenced: `.tfvars` files and values given on the
+/// command line or in the environment hold values only.
+struct NoReferences {
+    /// Whether the message quotes the name (a file's does; a command line value's not).
+    quoted: bool,
+}
 
 impl Scope for NoReferences {
     fn lookup(&self, root: &str, _: &[&str], span: Span) -> Result<(Value, usize), EvalError> {
-        Err(EvalError::new(
-            "Variables not allowed",
-            format!("Variables may not be used here (\"{root}\")."),
-            span,
-        ))
+        let detail = if self.quoted {
+            format!("Variables may not be used here (\"{root}\").")
+        } else {
+            "Variables may not be used here.".to_string()
+        };
+        Err(EvalError::new("Variables not allowed", detail, span))
     }
 }
 
@@ -51,11 +96,41 @@ pub fn variable_type(m: &MergedModule, v: &Variable) -> Type {
         .unwrap_or(Type::Dynamic)
 }
 
-/// The value of every root variable; problems are added to `diags`.
+/// The value of every root variable, checked by its validation rules; problems are
+/// added to `diags`.
 pub fn root_values(
     m: &MergedModule,
     dir: &Path,
     inputs: &VariableInputs,
+    schemas: &dyn ProviderSchemaSource,
+    diags: &mut Vec<PlanDiagnostic>,
+    warnings: &mut Vec<PlanDiagnostic>,
+) -> BTreeMap<String, Value> {
+    let mut defaulted = BTreeSet::new();
+    let values = given_values(m, dir, inputs, &mut defaulted, diags, warnings);
+    if diags.is_empty() {
+        // Terraform validates a value once it is converted; a value that failed to
+        // convert stopped the plan already.
+        let failed = root_validations_at_plan(m, schemas, &values, &|n| defaulted.contains(n));
+        diags.extend(failed.into_iter().map(|d| {
+            let place = (!d.is_placeless()).then(|| (d.path.clone(), d.span));
+            PlanDiagnostic {
+                summary: d.summary,
+                detail: d.detail,
+                place,
+            }
+        }));
+    }
+    values
+}
+
+/// The value of every root variable from its sources; the names of those that took
+/// their declared default are added to `defaulted`.
+fn given_values(
+    m: &MergedModule,
+    dir: &Path,
+    inputs: &VariableInputs,
+    defaulted: &mut BTreeSet<String>,
     diags: &mut Vec<PlanDiagnostic>,
     warnings: &mut Vec<PlanDiagnostic>,
 ) -> BTreeMap<String, Value> {
@@ -86,6 +161,16 @@ pub fn root_values(
             dir.join(f)
         }
     }));
+    // The environment comes after the defaults and before every file; a variable the
+    // module does not declare is ignored (`collectVariableValues`).
+    for (name, raw) in &inputs.env {
+        let Some(v) = m.variables.get(name) else {
+            continue;
+        };
+        if let Some(json) = raw_value(m, v, raw, diags) {
+            given.insert(name.clone(), (json, Source::Environment));
+        }
+    }
     for file in &files {
         read_file(m, file, &mut given, diags, warnings);
     }
@@ -97,68 +182,120 @@ pub fn root_values(
             ));
             continue;
         };
-        let ty = variable_type(m, v);
-        let value = if ty.is_primitive() || ty == Type::Dynamic {
-            Ok(serde_json::Value::String(raw.clone()))
-        } else {
-            let file = parse(&format!("v = {raw}\n"), Syntax::Native, None);
-            match file.body.attributes.first() {
-                Some(a) if !file.has_errors() => {
-                    evaluate(&a.expr, &NoReferences).map(|v| v.to_json())
-                }
-                _ => Err(EvalError::new(
-                    "Invalid expression",
-                    format!("The value given for var.{name} on the command line is not a valid expression."),
-                    Span::default(),
-                )),
-            }
-        };
-        match value {
-            Ok(json) => {
-                given.insert(name.clone(), (json, Source::CommandLine));
-            }
-            Err(e) => diags.push(PlanDiagnostic::sourceless(&e.summary, e.detail)),
+        if let Some(json) = raw_value(m, v, raw, diags) {
+            given.insert(name.clone(), (json, Source::CommandLine));
         }
+    }
+    // A required variable no source set is reported with the errors of reading the
+    // sources, and any of them stops Terraform before a value is converted
+    // (`checkInputVariables` runs before the plan walk).
+    for (name, v) in &m.variables {
+        if v.default.is_none() && !given.contains_key(name) {
+            diags.push(PlanDiagnostic::at(
+                m,
+                v.provenance.decl,
+                "No value for required variable",
+                format!("The root module input variable \"{name}\" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable."),
+            ));
+        }
+    }
+    if !diags.is_empty() {
+        return m
+            .variables
+            .keys()
+            .map(|name| (name.clone(), Value::Unknown))
+            .collect();
     }
     let mut values = BTreeMap::new();
     for (name, v) in &m.variables {
         let ty = variable_type(m, v);
+        let default = v.default.as_ref().map(|d| {
+            crate::eval::constant(d.expr())
+                .and_then(|json| convert(&json, &ty).ok())
+                .map(|c| apply_defaults(&c, &ty))
+        });
         let value = match given.remove(name) {
-            Some((json, source)) => match convert(&json, &ty) {
-                Ok(converted) => Some(apply_defaults(&converted, &ty)),
-                Err(e) => {
-                    let from = match source {
-                        Source::File(f) => format!(" in {f}"),
-                        Source::CommandLine => " on the command line".into(),
-                    };
-                    diags.push(PlanDiagnostic::at(
-                        m,
-                        v.provenance.decl,
-                        "Invalid value for input variable",
-                        format!("The value given for var.{name}{from} is not suitable for this variable: {}.", e.with_path()),
-                    ));
-                    None
+            // A null given to a variable that is not nullable is its default
+            // (`prepareFinalInputVariableValue`).
+            Some((json, source)) if json.is_null() && !nullable(v) => match default {
+                Some(d) => {
+                    defaulted.insert(name.clone());
+                    d
                 }
-            },
-            None => match &v.default {
-                Some(d) => crate::eval::constant(d.expr())
-                    .and_then(|json| convert(&json, &ty).ok())
-                    .map(|c| apply_defaults(&c, &ty)),
                 None => {
                     diags.push(PlanDiagnostic::at(
                         m,
                         v.provenance.decl,
-                        "No value for required variable",
-                        format!("The root module input variable \"{name}\" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable."),
+                        "Required variable not set",
+                        source.unsuitable(
+                            m,
+                            v,
+                            "defined",
+                            "required variable may not be set to null",
+                        ),
                     ));
                     None
                 }
             },
+            Some((json, source)) => match convert(&json, &ty) {
+                Ok(converted) => Some(apply_defaults(&converted, &ty)),
+                Err(e) => {
+                    diags.push(PlanDiagnostic::at(
+                        m,
+                        v.provenance.decl,
+                        "Invalid value for input variable",
+                        // Printed without its path, as go-cty's path errors print themselves.
+                        source.unsuitable(m, v, "declared", &e.bare()),
+                    ));
+                    None
+                }
+            },
+            // Set by no source: its default (a required one was reported above).
+            None => {
+                defaulted.insert(name.clone());
+                default.flatten()
+            }
         };
         let value = value.map_or(Value::Unknown, |json| Value::from_typed_json(&json, &ty));
         values.insert(name.clone(), value);
     }
     values
+}
+
+/// Whether a variable may be null: unless `nullable = false`.
+fn nullable(v: &Variable) -> bool {
+    v.nullable
+        .as_ref()
+        .is_none_or(|a| crate::eval::constant(a.expr()) != Some(serde_json::Value::Bool(false)))
+}
+
+/// A value given on the command line or in the environment, as Terraform parses it
+/// (`ParseVariableValue`): the text itself for a variable without a type or of a
+/// primitive type, otherwise an HCL expression that may refer to nothing. `None` (the
+/// error reported) when it does not parse or evaluate: the variable is then unset.
+fn raw_value(
+    m: &MergedModule,
+    v: &Variable,
+    raw: &str,
+    diags: &mut Vec<PlanDiagnostic>,
+) -> Option<serde_json::Value> {
+    let ty = variable_type(m, v);
+    if v.type_constraint.is_none() || ty.is_primitive() {
+        return Some(serde_json::Value::String(raw.to_string()));
+    }
+    let file = parse(&format!("v = {raw}\n"), Syntax::Native, None);
+    if let Some(d) = file.diagnostics.first() {
+        diags.push(PlanDiagnostic::sourceless(&d.summary, d.detail.clone()));
+        return None;
+    }
+    let a = file.body.attributes.first()?;
+    match evaluate(&a.expr, &NoReferences { quoted: false }) {
+        Ok(value) => Some(value.to_json()),
+        Err(e) => {
+            diags.push(PlanDiagnostic::sourceless(&e.summary, e.detail));
+            None
+        }
+    }
 }
 
 fn read_file(
@@ -209,9 +346,9 @@ fn read_file(
             ));
             continue;
         }
-        match evaluate(&a.expr, &NoReferences) {
+        match evaluate(&a.expr, &NoReferences { quoted: true }) {
             Ok(v) => {
-                given.insert(name, (v.to_json(), Source::File(shown.clone())));
+                given.insert(name, (v.to_json(), Source::File));
             }
             Err(e) => diags.push(PlanDiagnostic::sourceless(
                 &e.summary,
