@@ -71,7 +71,7 @@ fn main() {
         store.statuses()[0]
     );
     drop(store);
-    std::fs::remove_dir_all(cache.path().join("schemas")).expect("clear the entries");
+    std::fs::remove_dir_all(cache.path().join("schemas-2")).expect("clear the entries");
     let started = Instant::now();
     let store = load(ws.path(), &options);
     println!(
