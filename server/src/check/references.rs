@@ -31,14 +31,17 @@ pub(super) fn check(
     let scoped = scoped_data(m);
     let names = Names::of(m);
     // Terraform walks a called module once per module path, each walk naming its own.
-    for module in module_names(role) {
+    // The walks differ only in that name, so the module is walked once with a stand-in
+    // for it, and each path's diagnostics are that walk's with its name put in.
+    let mut problems = Vec::new();
+    {
         let mut objects = Objects {
             m,
             children: Some(children),
             scoped: &scoped,
             names: &names,
             check: None,
-            module: &module,
+            module: MODULE_NAME,
         };
         for visit in walked.with_json() {
             let place = visit.place();
@@ -60,11 +63,28 @@ pub(super) fn check(
                     file: place.file,
                     span,
                 };
-                out.push(at(m, origin, Severity::Error, UNDECLARED, summary, detail));
+                problems.push((origin, summary, detail));
             }
         }
     }
+    for module in module_names(role) {
+        for (origin, summary, detail) in &problems {
+            let detail = detail.replace(MODULE_NAME, &module);
+            out.push(at(
+                m,
+                *origin,
+                Severity::Error,
+                UNDECLARED,
+                summary.clone(),
+                detail,
+            ));
+        }
+    }
 }
+
+/// What stands for the module's name in the details of the one walk of
+/// [`check`]: no identifier or string of a configuration holds a control character.
+const MODULE_NAME: &str = "\u{1}module\u{1}";
 
 /// How Terraform's messages name the module in each of its walks of it: "the root
 /// module", or a called module's path (`module.a.module.b`). A called module with no
