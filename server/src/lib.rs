@@ -5,6 +5,7 @@ pub mod cancel;
 pub mod check;
 pub mod cli;
 pub mod eval;
+pub mod ide;
 pub mod limits;
 pub mod lsp;
 pub mod merge;
