@@ -38,9 +38,12 @@ fn initialize_advertises_only_what_works() {
         vec![
             "codeLensProvider",
             "definitionProvider",
+            "documentSymbolProvider",
             "executeCommandProvider",
+            "foldingRangeProvider",
             "hoverProvider",
             "positionEncoding",
+            "selectionRangeProvider",
             "textDocumentSync"
         ],
         "nothing unimplemented is advertised"

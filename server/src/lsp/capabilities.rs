@@ -108,6 +108,9 @@ pub fn result(setup: &Setup) -> InitializeResult {
                 resolve_provider: Some(false),
             }),
             definition_provider: Some(OneOf::Left(true)),
+            document_symbol_provider: Some(OneOf::Left(true)),
+            folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+            selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: vec![
                     super::navigation::MERGED_BLOCK.into(),

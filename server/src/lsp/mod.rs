@@ -21,6 +21,7 @@ mod navigation;
 mod plan;
 mod schemas;
 mod state;
+mod structure;
 pub mod transport;
 
 use std::collections::BTreeSet;
@@ -422,6 +423,44 @@ impl LanguageServer for Server {
         Ok(contain(
             format!("definition in {}", path.display()),
             || navigation::definition(&self.workspace, &path, at.position, encoding),
+        )?)
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        let symbols = contain(format!("outline of {}", path.display()), || {
+            structure::document_symbols(&self.workspace, &path, encoding)
+        })?;
+        Ok(symbols.map(DocumentSymbolResponse::Nested))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        Ok(contain(
+            format!("folding ranges of {}", path.display()),
+            || structure::folding_ranges(&self.workspace, &path),
+        )?)
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        Ok(contain(
+            format!("selection ranges in {}", path.display()),
+            || structure::selection_ranges(&self.workspace, &path, &params.positions, encoding),
         )?)
     }
 

@@ -6,6 +6,7 @@
 //! syntax diagnostics placed where the problem is (see `recover`).
 
 mod bad_bytes;
+mod comments;
 mod depth;
 mod diagnose;
 mod incremental;
@@ -24,6 +25,7 @@ mod traversals;
 use std::fmt;
 use std::sync::Arc;
 
+pub use comments::{comments, Comment};
 pub use depth::NESTED_TOO_DEEPLY;
 pub use json::attribute as json_property;
 pub use json::json_blocks;
