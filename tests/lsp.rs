@@ -38,11 +38,14 @@ fn initialize_advertises_only_what_works() {
         vec![
             "codeLensProvider",
             "definitionProvider",
+            "documentHighlightProvider",
             "documentSymbolProvider",
             "executeCommandProvider",
             "foldingRangeProvider",
             "hoverProvider",
             "positionEncoding",
+            "referencesProvider",
+            "renameProvider",
             "selectionRangeProvider",
             "textDocumentSync"
         ],

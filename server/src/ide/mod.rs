@@ -4,4 +4,6 @@
 
 pub mod folding;
 pub mod outline;
+pub mod references;
+pub mod rename;
 pub mod selection;

@@ -19,6 +19,7 @@ mod indexer;
 mod isolation;
 mod navigation;
 mod plan;
+mod references;
 mod schemas;
 mod state;
 mod structure;
@@ -462,6 +463,67 @@ impl LanguageServer for Server {
             format!("selection ranges in {}", path.display()),
             || structure::selection_ranges(&self.workspace, &path, &params.positions, encoding),
         )?)
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let at = params.text_document_position;
+        let Some(path) = convert::path_of(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        let declarations = params.context.include_declaration;
+        Ok(contain(
+            format!("references in {}", path.display()),
+            || references::references(&self.workspace, &path, at.position, declarations, encoding),
+        )?)
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let at = params.text_document_position_params;
+        let Some(path) = convert::path_of(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        Ok(contain(
+            format!("highlights in {}", path.display()),
+            || references::document_highlights(&self.workspace, &path, at.position, encoding),
+        )?)
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        Ok(contain(
+            format!("prepare rename in {}", path.display()),
+            || references::prepare_rename(&self.workspace, &path, params.position, encoding),
+        )?)
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let at = params.text_document_position;
+        let Some(path) = convert::path_of(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        let result = contain(format!("rename in {}", path.display()), || {
+            references::rename(
+                &self.workspace,
+                &path,
+                at.position,
+                &params.new_name,
+                encoding,
+            )
+        })?;
+        // A refused rename is an error the editor shows, in the user's words.
+        result.map_err(|e| jsonrpc::Error::invalid_params(e.to_string()))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {

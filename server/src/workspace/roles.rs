@@ -102,6 +102,22 @@ impl Workspace {
         calls
     }
 
+    /// The modules of the workspace that call the module of `dir` through a local
+    /// `source`: each caller's directory and the name of its call.
+    pub fn callers_of(&self, dir: &Path) -> Vec<(PathBuf, String)> {
+        // Calls name canonical directories; an editor's path may not be one.
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let mut out = Vec::new();
+        for module in self.modules() {
+            for (call, child) in self.local_calls(&module).iter() {
+                if *child == dir {
+                    out.push((module.dir.clone(), call.clone()));
+                }
+            }
+        }
+        out
+    }
+
     /// Drops what is kept of the calls of a module the workspace forgets.
     pub(super) fn forget_calls(&self, dir: &Path) {
         self.calls.0.remove(dir);

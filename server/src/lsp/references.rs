@@ -1,0 +1,159 @@
+//! References, document highlights and rename, mapped from `ide::references` and
+//! `ide::rename` to LSP types.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{
+    self as lsp, DocumentHighlight, DocumentHighlightKind, Location, PrepareRenameResponse,
+    TextEdit, WorkspaceEdit,
+};
+
+use super::convert;
+use crate::ide::references::{highlights, occurrences, target_at};
+use crate::ide::rename::{self, RenameError};
+use crate::syntax::Span;
+use crate::text::{self, PositionEncoding};
+use crate::workspace::Workspace;
+
+/// The texts of the files a request touches, each read once.
+struct Ropes<'w> {
+    ws: &'w Workspace,
+    ropes: HashMap<std::path::PathBuf, Rope>,
+}
+
+impl<'w> Ropes<'w> {
+    fn new(ws: &'w Workspace) -> Self {
+        Self {
+            ws,
+            ropes: HashMap::new(),
+        }
+    }
+
+    fn rope(&mut self, path: &Path) -> Option<&Rope> {
+        if !self.ropes.contains_key(path) {
+            let file = self.ws.file(path)?;
+            self.ropes
+                .insert(path.to_path_buf(), Rope::from_str(&file.text));
+        }
+        self.ropes.get(path)
+    }
+
+    fn range(&mut self, path: &Path, span: Span, encoding: PositionEncoding) -> Option<lsp::Range> {
+        Some(convert::range(self.rope(path)?, span, encoding))
+    }
+
+    /// The byte offset of an LSP position in the file at `path`.
+    fn offset(
+        &mut self,
+        path: &Path,
+        p: lsp::Position,
+        encoding: PositionEncoding,
+    ) -> Option<usize> {
+        Some(text::byte_offset(
+            self.rope(path)?,
+            convert::position_in(p),
+            encoding,
+        ))
+    }
+}
+
+/// Every place that names the object at the position, its declarations when asked.
+pub fn references(
+    ws: &Workspace,
+    path: &Path,
+    position: lsp::Position,
+    include_declaration: bool,
+    encoding: PositionEncoding,
+) -> Option<Vec<Location>> {
+    let mut ropes = Ropes::new(ws);
+    let offset = ropes.offset(path, position, encoding)?;
+    let located = target_at(ws, path, offset)?;
+    let found = occurrences(ws, &located.dir, &located.target);
+    Some(
+        found
+            .into_iter()
+            .filter(|o| include_declaration || !o.declaration)
+            .filter_map(|o| {
+                Some(Location {
+                    uri: convert::uri_of(&o.path)?,
+                    range: ropes.range(&o.path, o.span, encoding)?,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The object under the cursor and its uses in the same file.
+pub fn document_highlights(
+    ws: &Workspace,
+    path: &Path,
+    position: lsp::Position,
+    encoding: PositionEncoding,
+) -> Option<Vec<DocumentHighlight>> {
+    let mut ropes = Ropes::new(ws);
+    let offset = ropes.offset(path, position, encoding)?;
+    Some(
+        highlights(ws, path, offset)
+            .into_iter()
+            .filter_map(|o| {
+                Some(DocumentHighlight {
+                    range: ropes.range(path, o.span, encoding)?,
+                    kind: Some(match o.declaration {
+                        true => DocumentHighlightKind::WRITE,
+                        false => DocumentHighlightKind::READ,
+                    }),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The name a rename at the position would change.
+pub fn prepare_rename(
+    ws: &Workspace,
+    path: &Path,
+    position: lsp::Position,
+    encoding: PositionEncoding,
+) -> Option<PrepareRenameResponse> {
+    let mut ropes = Ropes::new(ws);
+    let offset = ropes.offset(path, position, encoding)?;
+    let located = rename::prepare_rename(ws, path, offset)?;
+    Some(PrepareRenameResponse::RangeWithPlaceholder {
+        range: ropes.range(path, located.span, encoding)?,
+        placeholder: located.target.name().to_string(),
+    })
+}
+
+/// The edits of a rename, or why it is refused.
+pub fn rename(
+    ws: &Workspace,
+    path: &Path,
+    position: lsp::Position,
+    new_name: &str,
+    encoding: PositionEncoding,
+) -> Result<Option<WorkspaceEdit>, RenameError> {
+    let mut ropes = Ropes::new(ws);
+    let Some(offset) = ropes.offset(path, position, encoding) else {
+        return Ok(None);
+    };
+    let edits = rename::rename(ws, path, offset, new_name)?;
+    let mut changes: HashMap<lsp::Uri, Vec<TextEdit>> = HashMap::new();
+    for edit in edits {
+        let (Some(uri), Some(range)) = (
+            convert::uri_of(&edit.path),
+            ropes.range(&edit.path, edit.span, encoding),
+        ) else {
+            continue;
+        };
+        changes.entry(uri).or_default().push(TextEdit {
+            range,
+            new_text: edit.new_text,
+        });
+    }
+    Ok(Some(WorkspaceEdit {
+        changes: Some(changes),
+        ..Default::default()
+    }))
+}
