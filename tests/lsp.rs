@@ -47,7 +47,8 @@ fn initialize_advertises_only_what_works() {
             "referencesProvider",
             "renameProvider",
             "selectionRangeProvider",
-            "textDocumentSync"
+            "textDocumentSync",
+            "workspaceSymbolProvider"
         ],
         "nothing unimplemented is advertised"
     );

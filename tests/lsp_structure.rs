@@ -132,3 +132,32 @@ fn selection_ranges_grow_from_the_expression_to_the_file() {
     let last = chain.last().unwrap();
     assert_eq!(last["start"], json!({ "line": 0, "character": 0 }));
 }
+
+#[test]
+fn workspace_symbols_are_fuzzy_matched_and_ranked() {
+    let mut client = start();
+    open(&mut client, "main.tf");
+    let found = client.request("workspace/symbol", json!({ "query": "nullweb" }));
+    assert_eq!(
+        names(&found).first().map(String::as_str),
+        Some("null_resource.web"),
+        "{found:#}"
+    );
+    let found = client.request("workspace/symbol", json!({ "query": "var.rep" }));
+    let first = &found[0];
+    assert_eq!(first["name"], "var.replicas", "{found:#}");
+    // Declared in main.tf and overridden in override.tf: both declarations are listed.
+    let files: Vec<&str> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["name"] == "var.replicas")
+        .filter_map(|s| s["location"]["uri"].as_str()?.rsplit('/').next())
+        .collect();
+    assert_eq!(files, ["main.tf", "override.tf"], "{found:#}");
+    let found = client.request("workspace/symbol", json!({ "query": "local.nam" }));
+    assert_eq!(
+        names(&found).first().map(String::as_str),
+        Some("local.name")
+    );
+}

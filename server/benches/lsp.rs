@@ -4,8 +4,9 @@
 //! Measures, each as median and p99: the time from `initialized` to the end of background
 //! indexing; the latency from a `didChange` on the largest file of the corpus's largest
 //! module to the `publishDiagnostics` for that version, with the whole corpus in the
-//! workspace and with that module alone; and hover latency right after each edit. Also the server's resident
-//! memory once indexing is done. Run: `cargo bench --bench lsp [-- DIR]`.
+//! workspace and with that module alone; hover latency right after each edit; the editing
+//! requests (outline, folding ranges, references, workspace symbols) with the whole corpus
+//! indexed. Also the server's resident memory once indexing is done. Run: `cargo bench --bench lsp [-- DIR]`.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
@@ -97,6 +98,7 @@ fn main() {
         &file,
         Edit::CommentLine,
     );
+    editor_requests(&mut client, &file);
     drop(client);
     // The same edits with only that module in the workspace.
     let (mut alone, _) = index_once(&module_dir);
@@ -184,4 +186,63 @@ fn edit_latency(label: &str, client: &mut Client, file: &Path, edit: Edit) {
         hm * 1e3,
         hp * 1e3
     );
+}
+
+/// The parameters of the `i`th request of a kind.
+type Params<'a> = Box<dyn Fn(usize) -> serde_json::Value + 'a>;
+
+/// Outline, folding ranges and references on `file` (open, the whole corpus indexed), and
+/// workspace symbol queries over the whole workspace, each `EDITS` times.
+fn editor_requests(client: &mut Client, file: &Path) {
+    let text = std::fs::read_to_string(file).expect("read");
+    let u = support::uri(file);
+    let document = json!({ "textDocument": { "uri": u } });
+    // The first reference to a variable, else the file's start.
+    let at = text.find("var.").map_or(0, |i| i + 4);
+    let line = text[..at].matches('\n').count();
+    let character = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let references = json!({
+        "textDocument": { "uri": u },
+        "position": { "line": line, "character": character },
+        "context": { "includeDeclaration": true }
+    });
+    let queries = ["vpc", "var.name", "aws_s3", "subnetid", "module.", "x"];
+    let requests: [(&str, &str, Params); 4] = [
+        (
+            "documentSymbol",
+            "textDocument/documentSymbol",
+            Box::new(|_| document.clone()),
+        ),
+        (
+            "foldingRange",
+            "textDocument/foldingRange",
+            Box::new(|_| document.clone()),
+        ),
+        (
+            "references",
+            "textDocument/references",
+            Box::new(|_| references.clone()),
+        ),
+        (
+            "workspace/symbol",
+            "workspace/symbol",
+            Box::new(|i| json!({ "query": queries[i % queries.len()] })),
+        ),
+    ];
+    for (label, method, params) in requests {
+        let mut latency = Vec::new();
+        for i in 0..EDITS {
+            let start = Instant::now();
+            client.request(method, params(i));
+            latency.push(start.elapsed().as_secs_f64());
+        }
+        let (m, p) = median_p99(latency);
+        println!(
+            "[whole corpus] {label} on {} ({} bytes), {EDITS} requests: median {:.2} ms, p99 {:.2} ms",
+            file.display(),
+            text.len(),
+            m * 1e3,
+            p * 1e3
+        );
+    }
 }

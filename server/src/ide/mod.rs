@@ -7,3 +7,4 @@ pub mod outline;
 pub mod references;
 pub mod rename;
 pub mod selection;
+pub mod workspace_symbols;

@@ -77,22 +77,39 @@ pub fn outline(file: &SourceFile, merged: Option<(&MergedModule, FileIndex)>) ->
     symbols
 }
 
+/// Writes into `name` how Terraform names what a top-level block declares, and says what
+/// it declares. `name` is a buffer the caller reuses (the workspace symbols search names
+/// every block of the workspace for each query).
+pub fn name_block(block: &Block, name: &mut String) -> SymbolKind {
+    use std::fmt::Write;
+    name.clear();
+    let label = |i: usize| block.label(i).unwrap_or("");
+    let kind = &*block.kind.name;
+    // Writing to a String cannot fail.
+    let _ = match kind {
+        "resource" => write!(name, "{}.{}", label(0), label(1)),
+        "data" | "ephemeral" => write!(name, "{kind}.{}.{}", label(0), label(1)),
+        "variable" => write!(name, "var.{}", label(0)),
+        "output" => write!(name, "output.{}", label(0)),
+        "module" => write!(name, "module.{}", label(0)),
+        "provider" => write!(name, "{}", provider_name(block)),
+        _ => write!(name, "{}", header(block)),
+    };
+    match kind {
+        "resource" | "data" | "ephemeral" => SymbolKind::Resource,
+        "variable" => SymbolKind::Variable,
+        "output" => SymbolKind::Output,
+        "module" => SymbolKind::ModuleCall,
+        "provider" => SymbolKind::Provider,
+        "locals" => SymbolKind::Locals,
+        _ => SymbolKind::Settings,
+    }
+}
+
 /// A top-level block, named as Terraform names what it declares.
 fn top_level(block: &Block) -> Symbol {
-    let label = |i: usize| block.label(i).unwrap_or("");
-    let (name, kind) = match &*block.kind.name {
-        "resource" => (format!("{}.{}", label(0), label(1)), SymbolKind::Resource),
-        "data" | "ephemeral" => (
-            format!("{}.{}.{}", block.kind.name, label(0), label(1)),
-            SymbolKind::Resource,
-        ),
-        "variable" => (format!("var.{}", label(0)), SymbolKind::Variable),
-        "output" => (format!("output.{}", label(0)), SymbolKind::Output),
-        "module" => (format!("module.{}", label(0)), SymbolKind::ModuleCall),
-        "provider" => (provider_name(block), SymbolKind::Provider),
-        "locals" => ("locals".to_string(), SymbolKind::Locals),
-        _ => (header(block), SymbolKind::Settings),
-    };
+    let mut name = String::new();
+    let kind = name_block(block, &mut name);
     let child_kind = if kind == SymbolKind::Locals {
         SymbolKind::Local
     } else {
@@ -170,7 +187,7 @@ fn header(block: &Block) -> String {
 }
 
 /// The block's labels (or its type when it has none): what an editor selects.
-fn name_span(block: &Block) -> Span {
+pub fn name_span(block: &Block) -> Span {
     match (block.labels.first(), block.labels.last()) {
         (Some(first), Some(last)) => Span {
             start: first.span.start,

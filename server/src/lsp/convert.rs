@@ -1,12 +1,14 @@
 //! Conversions between LSP types and Strata's own.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent, Uri};
 
 use crate::syntax::Span;
 use crate::text::{self, PositionEncoding, TextChange};
+use crate::workspace::Workspace;
 
 /// The file a `file:` URI names; `None` for other schemes (`untitled:`, ...).
 pub fn path_of(uri: &Uri) -> Option<PathBuf> {
@@ -51,5 +53,55 @@ pub fn range(rope: &Rope, span: Span, encoding: PositionEncoding) -> lsp::Range 
     lsp::Range {
         start: out(span.start),
         end: out(span.end),
+    }
+}
+
+/// The texts of the files a request touches, each read once.
+pub struct Ropes<'w> {
+    ws: &'w Workspace,
+    ropes: HashMap<PathBuf, Rope>,
+}
+
+impl<'w> Ropes<'w> {
+    /// No file read yet.
+    pub fn new(ws: &'w Workspace) -> Self {
+        Self {
+            ws,
+            ropes: HashMap::new(),
+        }
+    }
+
+    /// The text of the file at `path`, as the workspace holds it.
+    pub fn rope(&mut self, path: &Path) -> Option<&Rope> {
+        if !self.ropes.contains_key(path) {
+            let file = self.ws.file(path)?;
+            self.ropes
+                .insert(path.to_path_buf(), Rope::from_str(&file.text));
+        }
+        self.ropes.get(path)
+    }
+
+    /// A span of the file at `path` as an LSP range.
+    pub fn range(
+        &mut self,
+        path: &Path,
+        span: Span,
+        encoding: PositionEncoding,
+    ) -> Option<lsp::Range> {
+        Some(range(self.rope(path)?, span, encoding))
+    }
+
+    /// The byte offset of an LSP position in the file at `path`.
+    pub fn offset(
+        &mut self,
+        path: &Path,
+        p: lsp::Position,
+        encoding: PositionEncoding,
+    ) -> Option<usize> {
+        Some(text::byte_offset(
+            self.rope(path)?,
+            position_in(p),
+            encoding,
+        ))
     }
 }

@@ -24,6 +24,7 @@ mod schemas;
 mod state;
 mod structure;
 pub mod transport;
+mod workspace_symbols;
 
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -524,6 +525,17 @@ impl LanguageServer for Server {
         })?;
         // A refused rename is an error the editor shows, in the user's words.
         result.map_err(|e| jsonrpc::Error::invalid_params(e.to_string()))
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let encoding = self.state.encoding();
+        let found = contain(format!("workspace symbols {:?}", params.query), || {
+            workspace_symbols::symbols(&self.workspace, &params.query, encoding)
+        })?;
+        Ok(Some(WorkspaceSymbolResponse::Flat(found)))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {

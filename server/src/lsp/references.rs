@@ -4,60 +4,16 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use ropey::Rope;
 use tower_lsp_server::ls_types::{
     self as lsp, DocumentHighlight, DocumentHighlightKind, Location, PrepareRenameResponse,
     TextEdit, WorkspaceEdit,
 };
 
-use super::convert;
+use super::convert::{self, Ropes};
 use crate::ide::references::{highlights, occurrences, target_at};
 use crate::ide::rename::{self, RenameError};
-use crate::syntax::Span;
-use crate::text::{self, PositionEncoding};
+use crate::text::PositionEncoding;
 use crate::workspace::Workspace;
-
-/// The texts of the files a request touches, each read once.
-struct Ropes<'w> {
-    ws: &'w Workspace,
-    ropes: HashMap<std::path::PathBuf, Rope>,
-}
-
-impl<'w> Ropes<'w> {
-    fn new(ws: &'w Workspace) -> Self {
-        Self {
-            ws,
-            ropes: HashMap::new(),
-        }
-    }
-
-    fn rope(&mut self, path: &Path) -> Option<&Rope> {
-        if !self.ropes.contains_key(path) {
-            let file = self.ws.file(path)?;
-            self.ropes
-                .insert(path.to_path_buf(), Rope::from_str(&file.text));
-        }
-        self.ropes.get(path)
-    }
-
-    fn range(&mut self, path: &Path, span: Span, encoding: PositionEncoding) -> Option<lsp::Range> {
-        Some(convert::range(self.rope(path)?, span, encoding))
-    }
-
-    /// The byte offset of an LSP position in the file at `path`.
-    fn offset(
-        &mut self,
-        path: &Path,
-        p: lsp::Position,
-        encoding: PositionEncoding,
-    ) -> Option<usize> {
-        Some(text::byte_offset(
-            self.rope(path)?,
-            convert::position_in(p),
-            encoding,
-        ))
-    }
-}
 
 /// Every place that names the object at the position, its declarations when asked.
 pub fn references(

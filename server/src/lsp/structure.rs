@@ -55,7 +55,7 @@ fn document_symbol(s: &Symbol, rope: &Rope, encoding: PositionEncoding) -> Docum
     }
 }
 
-fn symbol_kind(kind: Kind) -> SymbolKind {
+pub(super) fn symbol_kind(kind: Kind) -> SymbolKind {
     match kind {
         Kind::Resource => SymbolKind::CLASS,
         Kind::Variable => SymbolKind::VARIABLE,
