@@ -39,6 +39,7 @@ fn initialize_advertises_only_what_works() {
             "codeLensProvider",
             "definitionProvider",
             "documentHighlightProvider",
+            "documentLinkProvider",
             "documentSymbolProvider",
             "executeCommandProvider",
             "foldingRangeProvider",

@@ -214,3 +214,34 @@ fn a_rename_to_a_taken_or_invalid_name_is_refused_with_a_reason() {
         assert!(message.contains(reason), "{response}");
     }
 }
+
+#[test]
+fn links_open_local_modules_registry_pages_and_files() {
+    let (mut client, _) = start();
+    let root = fixture_root().join("root");
+    for name in ["main.tf", "links.tf"] {
+        let path = root.join(name);
+        client.open(&path, &std::fs::read_to_string(&path).unwrap(), 1);
+    }
+    let targets = |client: &mut Client, name: &str| -> Vec<String> {
+        let found = client.request(
+            "textDocument/documentLink",
+            json!({ "textDocument": { "uri": file(name) } }),
+        );
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["target"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(targets(&mut client, "root/main.tf"), [file("net/main.tf")]);
+    assert_eq!(
+        targets(&mut client, "root/links.tf"),
+        [
+            "https://registry.terraform.io/providers/hashicorp/aws/latest/docs".to_string(),
+            "https://registry.terraform.io/modules/terraform-aws-modules/vpc/aws".to_string(),
+            file("root/notes.txt"),
+        ]
+    );
+}

@@ -30,7 +30,7 @@ mod marks;
 mod meta;
 mod module_arguments;
 mod module_providers;
-mod module_sources;
+pub mod module_sources;
 mod modules;
 mod overrides;
 mod provider_bodies;

@@ -81,6 +81,12 @@ fn is_local(raw: &str) -> bool {
         .any(|p| raw.starts_with(p))
 }
 
+/// Whether a module `source` is a registry address as Terraform reads one (not local, no
+/// installer prefix, three or four parts): what the editor links to registry pages.
+pub fn is_registry_source(raw: &str) -> bool {
+    !is_local(raw) && !is_remote(raw) && registry(raw) == Registry::Valid
+}
+
 /// What Strata can tell of a string as a registry address.
 #[derive(Debug, PartialEq, Eq)]
 enum Registry {

@@ -17,6 +17,7 @@ mod diagnostics;
 mod hover;
 mod indexer;
 mod isolation;
+mod links;
 mod navigation;
 mod plan;
 mod references;
@@ -536,6 +537,16 @@ impl LanguageServer for Server {
             workspace_symbols::symbols(&self.workspace, &params.query, encoding)
         })?;
         Ok(Some(WorkspaceSymbolResponse::Flat(found)))
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        Ok(contain(format!("links of {}", path.display()), || {
+            links::links(&self.workspace, &path, encoding)
+        })?)
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
