@@ -245,3 +245,21 @@ fn links_open_local_modules_registry_pages_and_files() {
         ]
     );
 }
+
+#[test]
+fn renaming_a_variable_from_a_tfvars_file_renames_its_declaration_and_uses() {
+    let (mut client, texts) = start();
+    let tfvars = fixture_root().join("root/terraform.tfvars");
+    let text = std::fs::read_to_string(&tfvars).unwrap();
+    let mut texts = texts;
+    texts.insert(client.open(&tfvars, &text, 1), text);
+    let mut params = at(&texts, "root/terraform.tfvars", "region", 0, 1);
+    params["newName"] = json!("location");
+    let edit = client.request("textDocument/rename", params);
+    let after = apply(&texts, &edit);
+    assert!(after[&file("root/terraform.tfvars")].starts_with("location = "));
+    let main = &after[&file("root/main.tf")];
+    assert!(main.contains("variable \"location\" {"), "{main}");
+    assert!(main.contains("cidr   = var.location"), "{main}");
+    assert!(after[&file("root/override.tf")].contains("${var.location}"));
+}

@@ -8,4 +8,5 @@ pub mod outline;
 pub mod references;
 pub mod rename;
 pub mod selection;
+pub mod tfvars;
 pub mod workspace_symbols;

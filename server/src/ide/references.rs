@@ -1,8 +1,9 @@
 //! References: which object a name in a file stands for (a declaration's label or a
 //! reference), and every place that names it: its declaration and each override of it,
 //! references in every file of the module (`depends_on`, `replace_triggered_by`, `moved`,
-//! `removed` and `import` addresses included), and, across modules, the arguments that
-//! callers give a child's variable and the callers' `module.NAME.OUTPUT` references.
+//! `removed` and `import` addresses included), the module's `.tfvars` files, and, across
+//! modules, the arguments that callers give a child's variable and the callers'
+//! `module.NAME.OUTPUT` references.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,8 @@ use crate::merge::{Mode, ResourceKey};
 use crate::module::SourceFile;
 use crate::syntax::{Block, Body, Span};
 use crate::workspace::Workspace;
+
+use super::tfvars::{is_tfvars, tfvars_file, tfvars_files};
 
 /// An object of a module that can be referred to, renamed or highlighted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,8 +104,22 @@ pub struct Located {
 /// in `module.CALL.OUTPUT`), a declaration's label, a local's name, or an argument of a
 /// local module call (the child's variable).
 pub fn target_at(ws: &Workspace, path: &Path, offset: usize) -> Option<Located> {
-    let file = ws.file(path)?;
     let dir = path.parent()?.to_path_buf();
+    if is_tfvars(path) {
+        let file = tfvars_file(ws, path)?;
+        let a =
+            file.syntax.body.attributes.iter().find(|a| {
+                a.name.span.start as usize <= offset && offset <= a.name.span.end as usize
+            })?;
+        let name = a.name.name.to_string();
+        let span = name_in(&file.text, a.name.span, &name)?;
+        return Some(Located {
+            dir,
+            target: Target::Variable(name),
+            span,
+        });
+    }
+    let file = ws.file(path)?;
     let body = &file.syntax.body;
     let located = |dir: PathBuf, target: Target, span: Span| Some(Located { dir, target, span });
     if let Some(r) = crate::eval::reference_at(body, offset) {
@@ -155,6 +172,13 @@ pub fn occurrences(ws: &Workspace, dir: &Path, target: &Target) -> Vec<Occurrenc
                     push_reference(file, r, target, &mut out);
                 }
             });
+        }
+    }
+    if let Target::Variable(name) = target {
+        for file in tfvars_files(ws, dir) {
+            if let Some(a) = file.syntax.body.attribute(name) {
+                push(&file, a.name.span, name, false, &mut out);
+            }
         }
     }
     if let Target::Variable(_) | Target::Output(_) = target {

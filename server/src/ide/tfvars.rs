@@ -1,0 +1,43 @@
+//! The variable definitions files (`*.tfvars`) of a module directory, for references to
+//! and renames of its input variables: the editor's text of an open one, else the file
+//! on disk, read with the workspace's bounds. (`.tfvars.json` files are not read yet.)
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::module::SourceFile;
+use crate::text::read::{read_bounded, MAX_FILE_BYTES};
+use crate::workspace::Workspace;
+
+/// Whether `path` names a native variable definitions file.
+pub fn is_tfvars(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "tfvars")
+}
+
+/// The variable definitions files of the module of `dir`, in name order.
+pub fn tfvars_files(ws: &Workspace, dir: &Path) -> Vec<Arc<SourceFile>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| is_tfvars(p))
+        .collect();
+    paths.sort();
+    paths.iter().filter_map(|p| tfvars_file(ws, p)).collect()
+}
+
+/// The variable definitions file at `path`: the editor's text when it is open.
+pub fn tfvars_file(ws: &Workspace, path: &Path) -> Option<Arc<SourceFile>> {
+    if let Some(open) = ws.file(path) {
+        return Some(open);
+    }
+    let bytes = read_bounded(path, MAX_FILE_BYTES).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    Some(Arc::new(SourceFile::parse(
+        path.to_path_buf(),
+        text.into(),
+        None,
+        None,
+    )))
+}
