@@ -144,6 +144,7 @@ fn random_configurations_plan_as_terraform_plans() {
         .map(|path| Mutex::new(std::fs::File::create(path).expect("create the report")));
     let next = AtomicU64::new(*seeds.start());
     let failures = Mutex::new(Vec::new());
+    let differed: Mutex<BTreeMap<Aspect, u64>> = Mutex::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -153,6 +154,14 @@ fn random_configurations_plan_as_terraform_plans() {
                     break;
                 }
                 let differences = compare_seed(seed);
+                let differing: BTreeSet<Aspect> = differences.iter().map(|d| d.aspect).collect();
+                for aspect in differing {
+                    *differed
+                        .lock()
+                        .expect("tally lock")
+                        .entry(aspect)
+                        .or_default() += 1;
+                }
                 if let Some(report) = &report {
                     let line = json!({
                         "seed": seed,
@@ -175,12 +184,28 @@ fn random_configurations_plan_as_terraform_plans() {
             });
         }
     });
+    let differed = differed.into_inner().expect("tally lock");
+    let count = seeds.end() - seeds.start() + 1;
+    let rates: Vec<String> = Aspect::ALL
+        .iter()
+        .map(|a| {
+            let same = count - differed.get(a).copied().unwrap_or_default();
+            format!("{} {same}/{count}", a.name())
+        })
+        .collect();
+    let _ = writeln!(
+        std::io::stderr(),
+        "differential: seeds {}-{}, as Terraform in {}",
+        seeds.start(),
+        seeds.end(),
+        rates.join(", ")
+    );
     let failures = failures.into_inner().expect("failures lock");
     assert!(
         failures.is_empty(),
         "{} of {} seeds differ from Terraform:\n\n{}",
         failures.len(),
-        seeds.end() - seeds.start() + 1,
+        count,
         failures.join("\n\n")
     );
 }
