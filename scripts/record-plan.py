@@ -13,8 +13,10 @@ folders named on the command line) this:
    `terraform show -json plan` and `terraform show -no-color plan`;
 3. writes `terraform-plan.json`, trimmed to what `tests/plan_recorded.rs` compares (each
    resource change's address, previous_address, action_reason, actions, before, after and
-   after_unknown; the errors and warnings by summary and detail), and `terraform-plan.txt`
-   (the text of `terraform show`, or of the failed plan).
+   after_unknown; the errors and warnings by summary and detail), `terraform-plan.txt`
+   (the text of `terraform show`, or of the failed plan) and, when the plan succeeded,
+   `terraform-configuration.json` (the `configuration` of `terraform show -json`, which
+   `strata merged --format json` prints).
 
 A fixture may hold `args`, arguments added to `terraform plan` (and to `strata plan` by the
 test), one a line, written `--var=NAME=VALUE` (both accept it), and `env`, environment
@@ -73,7 +75,7 @@ def copy_configuration(source, target):
         source,
         target,
         ignore=shutil.ignore_patterns(
-            "prior", ".terraform*", "terraform.tfstate*", "terraform-plan.*", "args", "env"
+            "prior", ".terraform*", "terraform.tfstate*", "terraform-plan.*", "terraform-configuration.json", "args", "env"
         ),
     )
 
@@ -146,8 +148,10 @@ def record(fixture):
                 trimmed(c) for c in shown.get("resource_changes", [])
             ]
             text = run(["terraform", "show", "-no-color", "plan"], planned, env).stdout
+            configuration = shown.get("configuration", {})
         else:
             recording["resource_changes"] = []
+            configuration = None
             text = run(
                 ["terraform", "plan", "-no-color", "-input=false", *args],
                 planned,
@@ -159,7 +163,12 @@ def record(fixture):
         json.dumps(recording, indent=2, sort_keys=True) + "\n"
     )
     (fixture / "terraform-plan.txt").write_text(text)
-    print(f"recorded {fixture.relative_to(ROOT)}")
+    if configuration is not None:
+        (fixture / "terraform-configuration.json").write_text(
+            json.dumps(configuration, indent=2, sort_keys=True) + "\n"
+        )
+    shown_path = fixture.relative_to(ROOT) if fixture.is_relative_to(ROOT) else fixture
+    print(f"recorded {shown_path}")
 
 
 def main():

@@ -19,6 +19,7 @@ mod tempdir;
 pub use tempdir::TempDir;
 
 pub mod heavy;
+pub mod recorded_plan;
 
 /// How long any single wait may take before the test fails.
 pub const DEADLINE: Duration = Duration::from_secs(20);

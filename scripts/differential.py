@@ -1,0 +1,577 @@
+#!/usr/bin/env python3
+"""Writes a random configuration and a random second version of it, for the differential
+test against real Terraform (`tests/differential.rs`).
+
+`scripts/differential.py SEED DIR` writes into DIR a fixture in the layout of
+`fixtures/plan-recorded/` (README there): `prior/`, the first version, which Terraform
+applies, and at DIR's top level the second version, which is planned against the state the
+first left. The same seed always writes the same files. With `--record`, it then records
+Terraform's plan of the fixture with `scripts/record-plan.py` (its `terraform-plan.json`,
+`terraform-plan.txt` and `terraform-configuration.json`), so a failing seed saved under
+`fixtures/differential/diff-SEED/` needs no Terraform to be tested again.
+
+Everything is built on `terraform_data`, which Terraform's built-in provider serves, so
+nothing is downloaded. A configuration holds variables of every type constraint, locals,
+outputs, resources with and without `count`/`for_each`, references between them,
+`lifecycle` (`create_before_destroy`, `ignore_changes`, `replace_triggered_by`,
+preconditions and postconditions), `depends_on`, `check` blocks, a local child module
+called with `count` or `for_each`, and override files in both syntaxes (`override.tf`,
+`x_override.tf.json`). The second version changes values, deletes arguments, adds,
+deletes, renames (with `moved`, or without), forgets (`removed`) and imports resources,
+changes repetition (implied moves between no `count` and `count`), and toggles lifecycle
+settings. References only point backwards, so the configurations have no cycles, and the
+first version always applies (its conditions hold, sensitive values leave only through
+sensitive outputs); most second versions plan, and the few that do not compare their errors
+(an import whose resource a later change deleted, a condition that fails).
+
+A version is a dict of its parts (variables, locals, resources, module calls, outputs,
+checks, moved, removed and import blocks, override bodies); `differential_render.py`
+writes it as files.
+
+Usage: scripts/differential.py [--record] SEED DIR
+"""
+
+import copy
+import importlib
+import os
+import pathlib
+import random
+import sys
+import tempfile
+
+WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "fox", "golf", "hotel"]
+
+# Type constraints of root and child variables, with how to make a value of each.
+TYPES = [
+    "string",
+    "number",
+    "bool",
+    "list(string)",
+    "set(string)",
+    "map(string)",
+    "map(number)",
+    "tuple([string, number])",
+    "object({ name = string, size = optional(number, 2) })",
+    "any",
+]
+
+
+def load_sibling(name):
+    """A script of this folder, imported by name (`record-plan` is no identifier)."""
+    folder = str(pathlib.Path(__file__).resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(name)
+
+
+def load_record_plan():
+    """scripts/record-plan.py, whose recording this reuses."""
+    return load_sibling("record-plan")
+
+
+def rewrite(e, f):
+    """The expression with `f` applied to each reference in it (`f` returns its new node)."""
+    if e[0] in ("res", "mod"):
+        return f(e)
+    if e[0] == "call":
+        return ("call", e[1], [rewrite(a, f) for a in e[2]])
+    if e[0] == "tmpl":
+        return ("tmpl", [p if isinstance(p, str) else rewrite(p, f) for p in e[1]])
+    return e
+
+
+def rewrite_references(v, f):
+    """Applies `f` to each reference of every expression of version `v`."""
+    for res in v["resources"].values():
+        for key in ("input", "triggers_replace"):
+            if key in res:
+                res[key] = rewrite(res[key], f)
+    for table in ("locals", "outputs"):
+        for key, e in v[table].items():
+            v[table][key] = rewrite(e, f)
+    for mod in v["modules"].values():
+        mod["in"] = rewrite(mod["in"], f)
+    for which in ("override_native", "override_json"):
+        for key, body in v[which].items():
+            if key[0] == "resource":
+                v[which][key] = {k: rewrite(e, f) for k, e in body.items()}
+            elif key[0] == "local":
+                v[which][key] = rewrite(body, f)
+
+
+def has_instances(res):
+    """Whether a resource has at least one instance."""
+    repetition = res["repetition"]
+    return repetition is None or bool(repetition[1])
+
+
+class Generator:
+    """One seed's random choices."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.counter = 0
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def word(self):
+        return self.rng.choice(WORDS)
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    # Values
+
+    def value_of(self, type_):
+        r = self.rng
+        if type_ == "string":
+            return self.word()
+        if type_ == "number":
+            return r.choice([0, 1, 2, 3, 5, 1.5])
+        if type_ == "bool":
+            return r.choice([True, False])
+        if type_ in ("list(string)", "set(string)"):
+            return [self.word() for _ in range(r.randint(0, 3))]
+        if type_ == "map(string)":
+            return {self.word(): self.word() for _ in range(r.randint(0, 3))}
+        if type_ == "map(number)":
+            return {self.word(): r.randint(0, 9) for _ in range(r.randint(0, 3))}
+        if type_.startswith("tuple"):
+            return [self.word(), r.randint(0, 9)]
+        if type_.startswith("object"):
+            value = {"name": self.word()}
+            if self.chance(0.5):
+                value["size"] = r.randint(0, 9)
+            return value
+        return r.choice([self.word(), r.randint(0, 9), [self.word()], {"k": self.word()}])
+
+    def literal(self):
+        return ("lit", self.value_of(self.rng.choice(TYPES[:8])))
+
+    # The first version
+
+    def first_version(self):
+        v = {
+            "variables": {},
+            "locals": {},
+            "resources": {},
+            "modules": {},
+            "outputs": {},
+            "checks": {},
+            "moved": [],
+            "removed": [],
+            "imports": [],
+            "override_native": {},
+            "override_json": {},
+        }
+        for _ in range(self.rng.randint(1, 4)):
+            self.add_variable(v)
+        for _ in range(self.rng.randint(0, 3)):
+            self.add_local(v)
+        for _ in range(self.rng.randint(1, 5)):
+            self.add_resource(v)
+        if self.chance(0.6):
+            self.add_module(v)
+        for _ in range(self.rng.randint(0, 3)):
+            self.add_output(v)
+        if self.chance(0.3):
+            self.add_check(v)
+        self.add_overrides(v)
+        # Sensitive values may leave a module only through outputs declared sensitive:
+        # the first version must apply.
+        for mod in v["modules"].values():
+            if self.tainted(v, mod["in"]):
+                mod["in"] = self.literal()
+        v["sensitive_outputs"] = {n for n, e in v["outputs"].items() if self.tainted(v, e)}
+        return v
+
+    def tainted(self, v, e):
+        """Whether an expression may carry a sensitive variable's value (an over-estimate:
+        through any argument of a resource, and override files included)."""
+        kind = e[0]
+        if kind == "var":
+            return bool(v["variables"].get(e[1], {}).get("sensitive"))
+        overrides = (v["override_native"], v["override_json"])
+        if kind == "local":
+            bodies = [v["locals"].get(e[1], ("lit", None))]
+            bodies += [o[("local", e[1])] for o in overrides if ("local", e[1]) in o]
+            return any(self.tainted(v, b) for b in bodies)
+        if kind == "res":
+            bodies = [v["resources"].get(e[1], {})]
+            bodies += [o[("resource", e[1])] for o in overrides if ("resource", e[1]) in o]
+            arguments = ("input", "triggers_replace")
+            return any(self.tainted(v, b[k]) for b in bodies for k in arguments if k in b)
+        if kind == "mod":
+            return self.tainted(v, v["modules"].get(e[1], {"in": ("lit", None)})["in"])
+        if kind == "call":
+            return any(self.tainted(v, a) for a in e[2])
+        if kind == "tmpl":
+            return any(self.tainted(v, p) for p in e[1] if not isinstance(p, str))
+        return False
+
+    def add_variable(self, v):
+        type_ = self.rng.choice(TYPES)
+        var = {"type": type_, "default": self.value_of(type_)}
+        if self.chance(0.2):
+            var["nullable"] = False
+        if self.chance(0.1):
+            var["sensitive"] = True
+        if type_ == "string" and self.chance(0.2):
+            # A rule the default passes, so that the first version applies.
+            var["validation"] = "length(var.{}) " + ("< 6" if len(var["default"]) < 6 else "> 2")
+        v["variables"][self.fresh("v")] = var
+
+    def add_local(self, v):
+        v["locals"][self.fresh("l")] = self.expression(v)
+
+    def expression(self, v, context=None):
+        """A random expression over what `v` declares so far."""
+        r = self.rng
+        choices = ["lit", "lit"]
+        if v["variables"]:
+            choices += ["var", "var", "fn"]
+        if v["locals"]:
+            choices.append("local")
+        if v["resources"]:
+            choices += ["res", "res"]
+        if v["modules"]:
+            choices.append("mod")
+        if context:
+            choices.append("context")
+        kind = r.choice(choices)
+        if kind == "lit":
+            return self.literal()
+        if kind == "var":
+            return ("var", r.choice(sorted(v["variables"])))
+        if kind == "fn":
+            name = r.choice(sorted(v["variables"]))
+            type_ = v["variables"][name]["type"]
+            if type_ in ("string",):
+                return ("call", "upper", [("var", name)])
+            if type_ in ("list(string)", "set(string)", "map(string)", "map(number)"):
+                return ("call", "length", [("var", name)])
+            return ("tmpl", ["x-", ("call", "jsonencode", [("var", name)])])
+        if kind == "local":
+            return ("local", r.choice(sorted(v["locals"])))
+        if kind == "res":
+            return ("res", r.choice(sorted(v["resources"])), r.choice(["output", "id", "input"]))
+        if kind == "mod":
+            return ("mod", r.choice(sorted(v["modules"])), "out")
+        return ("raw", "each.key" if context == "for_each" else "count.index")
+
+    def repetition(self):
+        r = self.rng.random()
+        if r < 0.55:
+            return None
+        if r < 0.8:
+            return ("count", self.rng.randint(0, 3))
+        return ("for_each", sorted({self.word() for _ in range(self.rng.randint(0, 3))}))
+
+    def add_resource(self, v, name=None):
+        repetition = self.repetition()
+        context = repetition[0] if repetition else None
+        res = {"repetition": repetition, "lifecycle": {}, "depends_on": [], "conditions": []}
+        if self.chance(0.85):
+            res["input"] = self.expression(v, context)
+        if self.chance(0.4):
+            res["triggers_replace"] = self.expression(v, context)
+        life = res["lifecycle"]
+        if self.chance(0.2):
+            life["create_before_destroy"] = self.chance(0.7)
+        if self.chance(0.2):
+            life["ignore_changes"] = self.rng.choice(["all", ["input"], ["triggers_replace"]])
+        others = sorted(v["resources"])
+        # Terraform 1.11 fails the plan (`no change found for ...`) when a
+        # replace_triggered_by names a resource without instances: avoided.
+        triggers = [n for n in others if has_instances(v["resources"][n])]
+        if triggers and self.chance(0.25):
+            target = self.rng.choice(triggers)
+            life["replace_triggered_by"] = [
+                (target, self.rng.choice([None, "input", "output"]))
+            ]
+        if others and self.chance(0.2):
+            res["depends_on"] = [self.rng.choice(others)]
+        if self.chance(0.25):
+            res["conditions"].append(self.condition(v, "precondition"))
+        if self.chance(0.15):
+            res["conditions"].append(
+                ("postcondition", ("raw", "self.output == self.input"), "output follows input")
+            )
+        v["resources"][name or self.fresh("r")] = res
+
+    def condition(self, v, kind, holds=True):
+        """A condition; one that refers to nothing is an error, so each names something.
+        The first version's hold, or its apply would fail."""
+        if v["variables"] and self.chance(0.7):
+            name = self.rng.choice(sorted(v["variables"]))
+            return (kind, ("raw", f"var.{name} != null"), f"{name} is set")
+        operator = "==" if holds else "!="
+        condition = ("raw", f'terraform.workspace {operator} "default"')
+        return (kind, condition, "in the default workspace")
+
+    def add_module(self, v):
+        mod = {
+            "repetition": self.rng.choice(
+                [None, None, ("count", self.rng.randint(0, 2)), ("for_each", ["a", "b"])]
+            ),
+            "in": self.expression(v),
+            "n": self.rng.randint(0, 2),
+        }
+        v["modules"][self.fresh("m")] = mod
+
+    def add_output(self, v):
+        v["outputs"][self.fresh("o")] = self.expression(v)
+
+    def add_check(self, v):
+        v["checks"][self.fresh("c")] = self.condition(v, "assert", self.chance(0.7))
+
+    def add_overrides(self, v):
+        """Override files replace an argument of a resource, a local or a variable."""
+        for which in ("override_native", "override_json"):
+            if not self.chance(0.35):
+                continue
+            target = self.rng.choice(sorted(v["resources"]))
+            repetition = v["resources"][target]["repetition"]
+            context = repetition[0] if repetition else None
+            # Only values declared before every resource, so that no cycle arises.
+            values = dict(v, resources={}, modules={})
+            v[which][("resource", target)] = {
+                self.rng.choice(["input", "triggers_replace"]): self.expression(values, context)
+            }
+            if v["locals"] and self.chance(0.5):
+                v[which][("local", self.rng.choice(sorted(v["locals"])))] = self.literal()
+            unvalidated = sorted(n for n, var in v["variables"].items() if "validation" not in var)
+            if unvalidated and self.chance(0.4):
+                name = self.rng.choice(unvalidated)
+                type_ = v["variables"][name]["type"]
+                v[which][("variable", name)] = {"default": self.value_of(type_)}
+
+    # The second version
+
+    def second_version(self, first):
+        v = copy.deepcopy(first)
+        mutations = [
+            self.change_values,
+            self.delete_argument,
+            self.add_new_resource,
+            self.delete_resource,
+            self.rename_resource,
+            self.forget_resource,
+            self.import_resource,
+            self.change_repetition,
+            self.toggle_lifecycle,
+            self.change_module,
+            self.change_outputs,
+            self.change_overrides,
+        ]
+        for _ in range(self.rng.randint(1, 4)):
+            self.rng.choice(mutations)(v)
+        return v
+
+    def pick_resource(self, v):
+        names = sorted(v["resources"])
+        return self.rng.choice(names) if names else None
+
+    def change_values(self, v):
+        if v["variables"] and self.chance(0.5):
+            name = self.rng.choice(sorted(v["variables"]))
+            var = v["variables"][name]
+            var["default"] = self.value_of(var["type"])
+        elif v["locals"] and self.chance(0.5):
+            v["locals"][self.rng.choice(sorted(v["locals"]))] = self.literal()
+        else:
+            name = self.pick_resource(v)
+            if name:
+                key = self.rng.choice(["input", "triggers_replace"])
+                v["resources"][name][key] = self.literal()
+
+    def delete_argument(self, v):
+        name = self.pick_resource(v)
+        if name:
+            res = v["resources"][name]
+            for key in ("input", "triggers_replace"):
+                if key in res:
+                    del res[key]
+                    return
+
+    def add_new_resource(self, v):
+        self.add_resource(v)
+
+    def delete_resource(self, v):
+        name = self.pick_resource(v)
+        if name:
+            self.drop(v, name)
+
+    def drop(self, v, name):
+        """Deletes a resource and every reference to it, so the rest still validates."""
+        del v["resources"][name]
+        for which in ("override_native", "override_json"):
+            v[which].pop(("resource", name), None)
+        rewrite_references(v, lambda e: ("lit", "gone") if e[:2] == ("res", name) else e)
+        for res in v["resources"].values():
+            life = res["lifecycle"]
+            life["replace_triggered_by"] = [
+                t for t in life.get("replace_triggered_by", []) if t[0] != name
+            ]
+            if not life["replace_triggered_by"]:
+                del life["replace_triggered_by"]
+            res["depends_on"] = [d for d in res["depends_on"] if d != name]
+
+    def rename_resource(self, v):
+        name = self.pick_resource(v)
+        if not name:
+            return
+        new = self.fresh("r")
+        # Renaming keeps the declaration order, so references stay backwards.
+        v["resources"] = {(new if k == name else k): r for k, r in v["resources"].items()}
+        for which in ("override_native", "override_json"):
+            v[which] = {
+                (("resource", new) if k == ("resource", name) else k): body
+                for k, body in v[which].items()
+            }
+        rewrite_references(v, lambda e: ("res", new, e[2]) if e[:2] == ("res", name) else e)
+        for res in v["resources"].values():
+            life = res["lifecycle"]
+            if "replace_triggered_by" in life:
+                life["replace_triggered_by"] = [
+                    (new if t == name else t, a) for t, a in life["replace_triggered_by"]
+                ]
+            res["depends_on"] = [new if d == name else d for d in res["depends_on"]]
+        if self.chance(0.8):
+            v["moved"].append((f"terraform_data.{name}", f"terraform_data.{new}"))
+
+    def forget_resource(self, v):
+        name = self.pick_resource(v)
+        if name:
+            self.drop(v, name)
+            v["removed"].append((f"terraform_data.{name}", self.chance(0.6)))
+
+    def import_resource(self, v):
+        name = self.fresh("r")
+        self.add_resource(v, name)
+        res = v["resources"][name]
+        repetition = res["repetition"]
+        if repetition is None:
+            v["imports"].append((f"terraform_data.{name}", self.word()))
+        elif repetition[0] == "count" and repetition[1] > 0:
+            v["imports"].append((f"terraform_data.{name}[0]", self.word()))
+        elif repetition[0] == "for_each" and repetition[1]:
+            key = repetition[1][0]
+            v["imports"].append((f'terraform_data.{name}["{key}"]', self.word()))
+
+    def change_repetition(self, v):
+        name = self.pick_resource(v)
+        if not name:
+            return
+        res = v["resources"][name]
+        old = res["repetition"]
+        if old is None:
+            res["repetition"] = ("count", self.rng.randint(1, 2))
+        elif old[0] == "count" and self.chance(0.5):
+            res["repetition"] = None
+        elif old[0] == "count":
+            res["repetition"] = ("count", self.rng.randint(0, 3))
+        else:
+            keys = {self.word() for _ in range(self.rng.randint(0, 3))}
+            res["repetition"] = ("for_each", sorted(keys))
+        # each.key and count.index only where they mean something.
+        context = res["repetition"][0] if res["repetition"] else None
+        for key in ("input", "triggers_replace"):
+            if key in res and res[key][0] == "raw" and context != (
+                "for_each" if res[key][1] == "each.key" else "count"
+            ):
+                res[key] = self.literal()
+        for which in ("override_native", "override_json"):
+            body = v[which].get(("resource", name), {})
+            for key, e in body.items():
+                if e[0] == "raw":
+                    body[key] = self.literal()
+
+    def toggle_lifecycle(self, v):
+        name = self.pick_resource(v)
+        if not name:
+            return
+        life = v["resources"][name]["lifecycle"]
+        setting = self.rng.choice(
+            ["create_before_destroy", "ignore_changes", "replace_triggered_by", "condition"]
+        )
+        if setting == "condition":
+            holds = self.chance(0.5)
+            v["resources"][name]["conditions"].append(self.condition(v, "precondition", holds))
+        elif setting in life:
+            del life[setting]
+        elif setting == "create_before_destroy":
+            life[setting] = True
+        elif setting == "ignore_changes":
+            life[setting] = self.rng.choice(["all", ["input"], ["triggers_replace"]])
+        else:
+            names = list(v["resources"])
+            earlier = [n for n in names[: names.index(name)] if has_instances(v["resources"][n])]
+            if earlier:
+                life[setting] = [(self.rng.choice(earlier), None)]
+
+    def change_module(self, v):
+        if not v["modules"]:
+            self.add_module(v)
+            return
+        name = self.rng.choice(sorted(v["modules"]))
+        mod = v["modules"][name]
+        what = self.rng.choice(["in", "n", "rename", "repetition"])
+        if what == "in":
+            mod["in"] = self.literal()
+        elif what == "n":
+            mod["n"] = self.rng.randint(0, 3)
+        elif what == "repetition":
+            mod["repetition"] = self.rng.choice([None, ("count", 1), ("for_each", ["a"])])
+        else:
+            new = self.fresh("m")
+            v["modules"] = {(new if k == name else k): m for k, m in v["modules"].items()}
+            rewrite_references(v, lambda e: ("mod", new, e[2]) if e[:2] == ("mod", name) else e)
+            v["moved"].append((f"module.{name}", f"module.{new}"))
+
+    def change_outputs(self, v):
+        if v["outputs"] and self.chance(0.5):
+            del v["outputs"][self.rng.choice(sorted(v["outputs"]))]
+        else:
+            self.add_output(v)
+
+    def change_overrides(self, v):
+        for which in ("override_native", "override_json"):
+            if v[which] and self.chance(0.5):
+                del v[which][self.rng.choice(sorted(v[which]))]
+        if v["resources"] and self.chance(0.5):
+            target = self.rng.choice(sorted(v["resources"]))
+            which = self.rng.choice(["override_native", "override_json"])
+            v[which][("resource", target)] = {"input": self.literal()}
+
+
+def generate(seed, target):
+    """Writes seed's two versions into `target` (record-plan's fixture layout)."""
+    g = Generator(seed)
+    first = g.first_version()
+    second = g.second_version(first)
+    render = load_sibling("differential_render")
+    render.write_version(first, target / "prior")
+    render.write_version(second, target)
+
+
+def main():
+    args = sys.argv[1:]
+    record = "--record" in args
+    args = [a for a in args if a != "--record"]
+    if len(args) != 2 or not args[0].isdigit():
+        sys.exit(__doc__)
+    target = pathlib.Path(args[1]).resolve()
+    generate(int(args[0]), target)
+    if record:
+        with tempfile.TemporaryDirectory() as empty:
+            # Only the built-in provider is used: nothing to install, so no mirror needs
+            # to be searched for (record-plan's CLI configuration names this empty one).
+            os.environ.setdefault("TF_PLUGIN_MIRROR", empty)
+            load_record_plan().record(target)
+
+
+if __name__ == "__main__":
+    main()
