@@ -677,3 +677,62 @@ fn check_reports_provider_function_calls_with_the_aws_provider() {
     }
     assert_eq!(starts(&dir), 1, "the second check reads the cache");
 }
+
+#[test]
+fn the_server_follows_terraform_init_into_a_data_dir_outside_the_workspace() {
+    let workspace = TempDir::new("schema-store-data-dir");
+    let elsewhere = TempDir::new("schema-store-elsewhere");
+    let config = elsewhere.write("empty.tfrc", "");
+    let home = elsewhere.path().join("home");
+    let data = elsewhere.path().join("tfdata");
+    let env = [
+        ("STRATA_CACHE_DIR", elsewhere.path().to_str().unwrap()),
+        ("TF_CLI_CONFIG_FILE", config.to_str().unwrap()),
+        ("HOME", home.to_str().unwrap()),
+        ("TF_DATA_DIR", data.to_str().unwrap()),
+    ];
+    workspace.write("live/main.tf", &main_tf("aws", INSTANCE));
+    workspace.write("live/.terraform.lock.hcl", &lock_text("aws", "5.2.0"));
+    let mut client = Client::start_with_env(&env);
+    let params = json!({
+        "processId": null,
+        "capabilities": { "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } },
+        "initializationOptions": { "providerSchemas": { "runPlugins": false } },
+        "workspaceFolders": [{ "uri": support::uri(workspace.path()), "name": "root" }],
+    });
+    client.request("initialize", params);
+    client.notify("initialized", json!({}));
+    let status = status_after(&mut client, "provider schemas: 0 of 1 loaded");
+    // No data directory yet: not initialised.
+    let state = &status["providers"][0]["state"]["state"];
+    assert_eq!(state, "notInitialised", "{status}");
+
+    // The server asks the client to watch the data directory, outside the workspace,
+    // from its parent (`terraform init` has not created it yet).
+    let registration = client.wait_for(|m| {
+        m["method"] == "client/registerCapability"
+            && m["params"]["registrations"][0]["id"] == "strata-watch-data-dirs"
+    });
+    let watcher = &registration["params"]["registrations"][0]["registerOptions"]["watchers"][0];
+    assert_eq!(
+        watcher["globPattern"],
+        json!({ "baseUri": support::uri(elsewhere.path()), "pattern": "tfdata/providers/**" })
+    );
+
+    // `terraform init` installs the provider there: the root is resolved again (its
+    // binary is the working directory's, not run).
+    let package = "tfdata/providers/registry.terraform.io/hashicorp/aws/5.2.0/linux_amd64";
+    let binary = elsewhere.write(
+        &format!("{package}/terraform-provider-aws_v5.2.0_x5"),
+        "#!/bin/sh\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let change = json!({ "changes": [{ "uri": support::uri(&binary), "type": 1 }] });
+    client.notify("workspace/didChangeWatchedFiles", change);
+    let status = status_after(&mut client, "provider schemas: 0 of 1 loaded");
+    assert_eq!(
+        status["providers"][0]["state"]["state"], "untrusted",
+        "{status}"
+    );
+}

@@ -154,6 +154,11 @@ impl SchemaStore {
         &self.statuses
     }
 
+    /// The directories of the root modules it resolved, in order.
+    pub fn roots(&self) -> impl Iterator<Item = &Path> {
+        self.roots.keys().map(PathBuf::as_path)
+    }
+
     /// The schema files that could not be read, each as one line.
     pub fn file_errors(&self) -> &[String] {
         &self.file_errors
