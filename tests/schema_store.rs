@@ -530,6 +530,46 @@ fn each_root_is_checked_with_the_provider_version_it_locks() {
     );
 }
 
+/// A module both roots call is checked in each root's role with the versions that root
+/// locks, as `terraform validate` in each root reads it: the old version's schema finds
+/// the misspelt argument, the new one (without `aws_instance`) the resource type.
+#[test]
+fn a_module_two_roots_call_is_checked_with_each_roots_versions() {
+    let workspace = TempDir::new("schema-store-shared");
+    let cache = TempDir::new("schema-store-cache");
+    import_two_versions(&cache);
+    let call = "module \"shared\" {\n  source = \"../shared\"\n}\n";
+    for (root, version) in [("old", "5.1.0"), ("new", "5.2.0")] {
+        std::fs::create_dir_all(workspace.path().join(root)).unwrap();
+        workspace.write(&format!("{root}/main.tf"), &main_tf("aws", call));
+        let lock = lock_text("aws", version);
+        workspace.write(&format!("{root}/.terraform.lock.hcl"), &lock);
+    }
+    std::fs::create_dir_all(workspace.path().join("shared")).unwrap();
+    workspace.write("shared/main.tf", &main_tf("aws", INSTANCE));
+    let (out, ok) = strata_with(&workspace, &cache, "", &["check", "--format", "json"]);
+    assert!(!ok, "{out}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    let mut found: Vec<(&str, &str)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let file = d["range"]["filename"].as_str().unwrap_or_default();
+            (file, d["summary"].as_str().unwrap())
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("shared/main.tf", "Invalid resource type"),
+            ("shared/main.tf", "Unsupported argument"),
+        ],
+        "{json}"
+    );
+}
+
 /// Waits for the diagnostics of `path` that include one whose message is `summary`.
 fn diagnostics_with(client: &mut Client, path: &Path, summary: &str) -> Value {
     let uri = support::uri(path);

@@ -73,9 +73,10 @@ pub struct SchemaStore {
     default: SchemaView,
     /// Each root module's schemas, by its directory.
     roots: BTreeMap<PathBuf, RootSchemas>,
-    /// The root module whose schemas each module is analysed with (the first root, by
-    /// directory, that owns it).
-    module_roots: BTreeMap<PathBuf, PathBuf>,
+    /// The root modules that own each module, by directory: the first one's schemas
+    /// are the module's (`for_module`), each one's in that root's role
+    /// (`for_module_roles`).
+    module_roots: BTreeMap<PathBuf, Vec<PathBuf>>,
     statuses: Vec<ProviderStatus>,
     /// Schema files that could not be read, each as one line.
     file_errors: Vec<String>,
@@ -140,8 +141,8 @@ impl SchemaStore {
                 first.or_insert_with(|| loaded.clone());
             }
             for module in &schemas.root.modules {
-                let owner = store.module_roots.entry(module.clone());
-                owner.or_insert_with(|| schemas.root.dir.clone());
+                let owners = store.module_roots.entry(module.clone()).or_default();
+                owners.push(schemas.root.dir.clone());
             }
             store.statuses.extend(schemas.statuses.iter().cloned());
             store.roots.insert(schemas.root.dir.clone(), schemas);
@@ -303,9 +304,28 @@ impl ProviderSchemaSource for SchemaStore {
     }
 
     fn for_module(&self, dir: &Path) -> Option<Arc<dyn ProviderSchemaSource>> {
-        let root = self.module_roots.get(dir)?;
+        let root = self.module_roots.get(dir)?.first()?;
         let view = self.roots.get(root)?.view.clone();
         Some(view)
+    }
+
+    fn for_module_roles(&self, dir: &Path) -> Vec<Arc<dyn ProviderSchemaSource>> {
+        let owners = self.module_roots.get(dir).map_or(&[][..], Vec::as_slice);
+        let mut views: Vec<&Arc<SchemaView>> = Vec::new();
+        for view in owners
+            .iter()
+            .filter_map(|r| self.roots.get(r))
+            .map(|r| &r.view)
+        {
+            // Roots locking the same versions give the module the same diagnostics.
+            if !views.iter().any(|v| v.same_versions(view)) {
+                views.push(view);
+            }
+        }
+        let views = views
+            .into_iter()
+            .map(|v| v.clone() as Arc<dyn ProviderSchemaSource>);
+        views.collect()
     }
 
     fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
