@@ -570,6 +570,47 @@ fn a_module_two_roots_call_is_checked_with_each_roots_versions() {
     );
 }
 
+/// `strata schemas export` writes the first root's version of each provider to
+/// `schemas.json`, and each version of a provider the roots lock at several to
+/// `<host>/<namespace>/<type>/<version>/schemas.json`.
+#[test]
+fn export_writes_every_version_the_roots_lock() {
+    let workspace = TempDir::new("schema-store-export-versions");
+    let cache = TempDir::new("schema-store-cache");
+    import_two_versions(&cache);
+    for (root, version) in [("old", "5.1.0"), ("new", "5.2.0")] {
+        std::fs::create_dir_all(workspace.path().join(root)).unwrap();
+        workspace.write(&format!("{root}/main.tf"), &main_tf("aws", ""));
+        let lock = lock_text("aws", version);
+        workspace.write(&format!("{root}/.terraform.lock.hcl"), &lock);
+    }
+    let out = workspace.path().join("out");
+    let printed = strata(
+        &workspace,
+        &cache,
+        &["schemas", "export", out.to_str().unwrap()],
+    );
+    let read = |path: &str| -> Value {
+        let text = std::fs::read_to_string(out.join(path))
+            .unwrap_or_else(|e| panic!("{path}: {e}\n{printed}"));
+        serde_json::from_str(&text).unwrap()
+    };
+    let has_instance = |file: &Value| {
+        let aws = &file["provider_schemas"][AWS];
+        assert!(aws.is_object(), "{file}");
+        aws["resource_schemas"]["aws_instance"].is_object()
+    };
+    // `new` is the first root by directory.
+    assert!(!has_instance(&read("schemas.json")));
+    let versions = "registry.terraform.io/hashicorp/aws";
+    let old = read(&format!("{versions}/5.1.0/schemas.json"));
+    let new = read(&format!("{versions}/5.2.0/schemas.json"));
+    assert!(has_instance(&old) && !has_instance(&new));
+    assert_eq!(old["provider_schemas"].as_object().unwrap().len(), 1);
+    let dirs: Vec<_> = std::fs::read_dir(out.join(versions)).unwrap().collect();
+    assert_eq!(dirs.len(), 2, "{printed}");
+}
+
 /// Waits for the diagnostics of `path` that include one whose message is `summary`.
 fn diagnostics_with(client: &mut Client, path: &Path, summary: &str) -> Value {
     let uri = support::uri(path);

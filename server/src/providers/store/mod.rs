@@ -168,14 +168,31 @@ impl SchemaStore {
     /// Every loaded provider in the schema file format, for `strata schemas export`
     /// (one version of each: the first root's).
     pub fn to_schema_file(&self) -> Result<Value, CorruptEntry> {
-        let mut providers = serde_json::Map::new();
-        for (address, loaded) in &self.default.schemas {
-            providers.insert(address.to_string(), loaded.schema.to_json()?);
+        schema_file(self.default.schemas.iter())
+    }
+
+    /// For each provider the root modules lock at more than one version, each version
+    /// with a schema file of that provider alone, by address and version: what one
+    /// schema file cannot hold, for `strata schemas export`.
+    pub fn to_versioned_schema_files(
+        &self,
+    ) -> Result<Vec<(ProviderAddress, String, Value)>, CorruptEntry> {
+        let mut versions: BTreeMap<&ProviderAddress, BTreeMap<&str, &Arc<Loaded>>> =
+            BTreeMap::new();
+        for (address, loaded) in self.roots.values().flat_map(|r| &r.view.schemas) {
+            if let Some(version) = &loaded.version {
+                let of_provider = versions.entry(address).or_default();
+                of_provider.entry(version).or_insert(loaded);
+            }
         }
-        Ok(serde_json::json!({
-            "format_version": super::FORMAT_VERSION,
-            "provider_schemas": providers,
-        }))
+        let mut files = Vec::new();
+        for (address, of_provider) in versions.into_iter().filter(|(_, v)| v.len() > 1) {
+            for (version, loaded) in of_provider {
+                let file = schema_file(std::iter::once((address, loaded)))?;
+                files.push((address.clone(), version.to_string(), file));
+            }
+        }
+        Ok(files)
     }
 
     /// Adds the providers of one schema file to `files`, or a failed status for it.
@@ -331,6 +348,20 @@ impl ProviderSchemaSource for SchemaStore {
     fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
         self.default.function(provider, name)
     }
+}
+
+/// The schema file format holding `providers`.
+fn schema_file<'a>(
+    providers: impl Iterator<Item = (&'a ProviderAddress, &'a Arc<Loaded>)>,
+) -> Result<Value, CorruptEntry> {
+    let mut schemas = serde_json::Map::new();
+    for (address, loaded) in providers {
+        schemas.insert(address.to_string(), loaded.schema.to_json()?);
+    }
+    Ok(serde_json::json!({
+        "format_version": super::FORMAT_VERSION,
+        "provider_schemas": schemas,
+    }))
 }
 
 /// Finds schemas in the cache and binaries, for one `SchemaStore::load`.
