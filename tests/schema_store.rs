@@ -530,6 +530,87 @@ fn each_root_is_checked_with_the_provider_version_it_locks() {
     );
 }
 
+/// A module both roots call is checked in each root's role with the versions that root
+/// locks, as `terraform validate` in each root reads it: the old version's schema finds
+/// the misspelt argument, the new one (without `aws_instance`) the resource type.
+#[test]
+fn a_module_two_roots_call_is_checked_with_each_roots_versions() {
+    let workspace = TempDir::new("schema-store-shared");
+    let cache = TempDir::new("schema-store-cache");
+    import_two_versions(&cache);
+    let call = "module \"shared\" {\n  source = \"../shared\"\n}\n";
+    for (root, version) in [("old", "5.1.0"), ("new", "5.2.0")] {
+        std::fs::create_dir_all(workspace.path().join(root)).unwrap();
+        workspace.write(&format!("{root}/main.tf"), &main_tf("aws", call));
+        let lock = lock_text("aws", version);
+        workspace.write(&format!("{root}/.terraform.lock.hcl"), &lock);
+    }
+    std::fs::create_dir_all(workspace.path().join("shared")).unwrap();
+    workspace.write("shared/main.tf", &main_tf("aws", INSTANCE));
+    let (out, ok) = strata_with(&workspace, &cache, "", &["check", "--format", "json"]);
+    assert!(!ok, "{out}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    let mut found: Vec<(&str, &str)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let file = d["range"]["filename"].as_str().unwrap_or_default();
+            (file, d["summary"].as_str().unwrap())
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("shared/main.tf", "Invalid resource type"),
+            ("shared/main.tf", "Unsupported argument"),
+        ],
+        "{json}"
+    );
+}
+
+/// `strata schemas export` writes the first root's version of each provider to
+/// `schemas.json`, and each version of a provider the roots lock at several to
+/// `<host>/<namespace>/<type>/<version>/schemas.json`.
+#[test]
+fn export_writes_every_version_the_roots_lock() {
+    let workspace = TempDir::new("schema-store-export-versions");
+    let cache = TempDir::new("schema-store-cache");
+    import_two_versions(&cache);
+    for (root, version) in [("old", "5.1.0"), ("new", "5.2.0")] {
+        std::fs::create_dir_all(workspace.path().join(root)).unwrap();
+        workspace.write(&format!("{root}/main.tf"), &main_tf("aws", ""));
+        let lock = lock_text("aws", version);
+        workspace.write(&format!("{root}/.terraform.lock.hcl"), &lock);
+    }
+    let out = workspace.path().join("out");
+    let printed = strata(
+        &workspace,
+        &cache,
+        &["schemas", "export", out.to_str().unwrap()],
+    );
+    let read = |path: &str| -> Value {
+        let text = std::fs::read_to_string(out.join(path))
+            .unwrap_or_else(|e| panic!("{path}: {e}\n{printed}"));
+        serde_json::from_str(&text).unwrap()
+    };
+    let has_instance = |file: &Value| {
+        let aws = &file["provider_schemas"][AWS];
+        assert!(aws.is_object(), "{file}");
+        aws["resource_schemas"]["aws_instance"].is_object()
+    };
+    // `new` is the first root by directory.
+    assert!(!has_instance(&read("schemas.json")));
+    let versions = "registry.terraform.io/hashicorp/aws";
+    let old = read(&format!("{versions}/5.1.0/schemas.json"));
+    let new = read(&format!("{versions}/5.2.0/schemas.json"));
+    assert!(has_instance(&old) && !has_instance(&new));
+    assert_eq!(old["provider_schemas"].as_object().unwrap().len(), 1);
+    let dirs: Vec<_> = std::fs::read_dir(out.join(versions)).unwrap().collect();
+    assert_eq!(dirs.len(), 2, "{printed}");
+}
+
 /// Waits for the diagnostics of `path` that include one whose message is `summary`.
 fn diagnostics_with(client: &mut Client, path: &Path, summary: &str) -> Value {
     let uri = support::uri(path);
@@ -676,4 +757,63 @@ fn check_reports_provider_function_calls_with_the_aws_provider() {
         );
     }
     assert_eq!(starts(&dir), 1, "the second check reads the cache");
+}
+
+#[test]
+fn the_server_follows_terraform_init_into_a_data_dir_outside_the_workspace() {
+    let workspace = TempDir::new("schema-store-data-dir");
+    let elsewhere = TempDir::new("schema-store-elsewhere");
+    let config = elsewhere.write("empty.tfrc", "");
+    let home = elsewhere.path().join("home");
+    let data = elsewhere.path().join("tfdata");
+    let env = [
+        ("STRATA_CACHE_DIR", elsewhere.path().to_str().unwrap()),
+        ("TF_CLI_CONFIG_FILE", config.to_str().unwrap()),
+        ("HOME", home.to_str().unwrap()),
+        ("TF_DATA_DIR", data.to_str().unwrap()),
+    ];
+    workspace.write("live/main.tf", &main_tf("aws", INSTANCE));
+    workspace.write("live/.terraform.lock.hcl", &lock_text("aws", "5.2.0"));
+    let mut client = Client::start_with_env(&env);
+    let params = json!({
+        "processId": null,
+        "capabilities": { "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } },
+        "initializationOptions": { "providerSchemas": { "runPlugins": false } },
+        "workspaceFolders": [{ "uri": support::uri(workspace.path()), "name": "root" }],
+    });
+    client.request("initialize", params);
+    client.notify("initialized", json!({}));
+    let status = status_after(&mut client, "provider schemas: 0 of 1 loaded");
+    // No data directory yet: not initialised.
+    let state = &status["providers"][0]["state"]["state"];
+    assert_eq!(state, "notInitialised", "{status}");
+
+    // The server asks the client to watch the data directory, outside the workspace,
+    // from its parent (`terraform init` has not created it yet).
+    let registration = client.wait_for(|m| {
+        m["method"] == "client/registerCapability"
+            && m["params"]["registrations"][0]["id"] == "strata-watch-data-dirs"
+    });
+    let watcher = &registration["params"]["registrations"][0]["registerOptions"]["watchers"][0];
+    assert_eq!(
+        watcher["globPattern"],
+        json!({ "baseUri": support::uri(elsewhere.path()), "pattern": "tfdata/providers/**" })
+    );
+
+    // `terraform init` installs the provider there: the root is resolved again (its
+    // binary is the working directory's, not run).
+    let package = "tfdata/providers/registry.terraform.io/hashicorp/aws/5.2.0/linux_amd64";
+    let binary = elsewhere.write(
+        &format!("{package}/terraform-provider-aws_v5.2.0_x5"),
+        "#!/bin/sh\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let change = json!({ "changes": [{ "uri": support::uri(&binary), "type": 1 }] });
+    client.notify("workspace/didChangeWatchedFiles", change);
+    let status = status_after(&mut client, "provider schemas: 0 of 1 loaded");
+    assert_eq!(
+        status["providers"][0]["state"]["state"], "untrusted",
+        "{status}"
+    );
 }

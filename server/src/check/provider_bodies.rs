@@ -13,15 +13,17 @@
 //!
 //! A body in the JSON syntax is first unfolded with the schema (`provider_json.rs`: which
 //! properties are blocks, and the errors only JSON has); an unknown property is then an
-//! `Extraneous JSON object property`. A resource an override file changes is decoded by
-//! Terraform without its unknown arguments (spec §1.5): `schemas.rs` warns about those
-//! instead (such resources are decoded here only when every file is native). Provider
+//! `Extraneous JSON object property`. A resource an override file changes is decoded as
+//! Terraform decodes its merged body, without its unknown arguments (spec §1.5;
+//! `provider_bodies/overrides.rs`): `schemas.rs` warns about those instead. Provider
 //! configurations are decoded the same way (`provider_configs.rs`).
 
 use super::decode::{
     extraneous_property_detail, missing_item, unsupported_argument_detail, unsupported_block_detail,
 };
 use super::provider_json::{unfold, ShapeError};
+
+mod overrides;
 use super::provider_lookup::{declarations, resource_schema};
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
@@ -51,10 +53,7 @@ pub(super) fn check(
         // The first declaration is the one Terraform decodes.
         let first = resource.provenance.decl.file == d.file
             && resource.provenance.decl_span == d.block.span;
-        let native = |file: u32| m.file(file).syntax.syntax == Syntax::Native;
-        let overrides = &resource.provenance.overrides;
-        let all_native = native(d.file) && overrides.iter().all(|o| native(o.file));
-        if !first || !(overrides.is_empty() || all_native) {
+        if !first {
             continue;
         }
         let SchemaLookup::Found(schema) = resource_schema(m, schemas, resource) else {
@@ -63,47 +62,13 @@ pub(super) fn check(
         let Some(language) = file_schema().block(d.mode.keyword(), m.dialect) else {
             continue;
         };
-        let content = provider_content(&language.schema, &d.block.body, m);
-        if overrides.is_empty() {
+        if resource.provenance.overrides.is_empty() {
+            let content = provider_content(&language.schema, &d.block.body, m);
             decode(m, d.file, &schema.block, &content, d.block, out);
         } else {
-            overridden(m, d.file, &schema.block, &content, d.block, resource, out);
+            overrides::decode(m, &schema.block, &language.schema, resource, out);
         }
     }
-}
-
-/// Decodes a resource an override file changes as Terraform decodes its merged body
-/// (`configs.mergeBody`, recorded in aws-overrides): the declaration alone for required
-/// arguments, the merged arguments for their values without reporting unknown ones
-/// (`schemas.rs` warns of those), and the merged blocks (an override's blocks of a type
-/// replace the declaration's) in full.
-fn overridden(
-    m: &MergedModule,
-    file: u32,
-    schema: &BlockSchema,
-    base: &Body,
-    block: &Block,
-    resource: &crate::merge::Resource,
-    out: &mut Vec<Diagnostic>,
-) {
-    let place = missing_item(m, file, block);
-    let mut decoder = Decoder { m, file, out };
-    decoder.missing(schema, base, place);
-    let merged = &resource.config;
-    for a in &merged.attributes {
-        if let Some(s) = schema.attribute(&a.attr.name.name, m.dialect) {
-            decoder.file = a.file;
-            decoder.value(s, &a.attr);
-        }
-    }
-    let blocks: Vec<Item> = merged
-        .blocks
-        .iter()
-        .map(|b| Item::native(m, b.file, &b.block))
-        .collect();
-    let has_argument = |n: &str| merged.attributes.iter().any(|a| &*a.attr.name.name == n);
-    let place = Origin { file, span: place };
-    decoder.blocks(schema, &has_argument, &blocks, place);
 }
 
 /// Decodes `content`, the provider's part of `block`'s body in file `file`, against
@@ -172,6 +137,16 @@ impl<'b> Item<'b> {
             header: header_span(block),
         }
     }
+
+    /// A block of a JSON body, whose missing items go to `brace` where unfolding the
+    /// body placed them.
+    fn json(m: &MergedModule, file: u32, block: &'b Block, brace: Option<Span>) -> Self {
+        let item = Item::native(m, file, block);
+        Item {
+            brace: brace.unwrap_or(item.brace),
+            ..item
+        }
+    }
 }
 
 /// The blocks a body gives one nested block type: where each body's missing items go
@@ -214,23 +189,16 @@ impl Decoder<'_, '_> {
     fn body(&mut self, schema: &BlockSchema, body: &Body, place: Span) {
         let file = self.file;
         if self.json() {
-            let unfolded = unfold(schema, body, self.m.dialect);
-            self.shape_errors(unfolded.errors);
+            let mut unfolded = unfold(schema, body, self.m.dialect);
+            self.shape_errors(std::mem::take(&mut unfolded.errors));
             let body = &unfolded.body;
             self.attributes(schema, body);
             self.missing(schema, body, place);
-            let blocks: Vec<Item> = body
-                .blocks
-                .iter()
-                .zip(&unfolded.braces)
-                .map(|(b, brace)| {
-                    let item = Item::native(self.m, file, b);
-                    Item {
-                        brace: brace.unwrap_or(item.brace),
-                        ..item
-                    }
-                })
-                .collect();
+            let mut blocks = Vec::new();
+            for (b, shape) in body.blocks.iter().zip(unfolded.shapes) {
+                self.shape_errors(shape.errors);
+                blocks.push(Item::json(self.m, file, b, shape.brace));
+            }
             let place = Origin { file, span: place };
             self.blocks(schema, &|n| body.attribute(n).is_some(), &blocks, place);
             return;

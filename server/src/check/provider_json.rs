@@ -10,21 +10,30 @@
 use crate::schema::{BlockSchema, Dialect};
 use crate::syntax::json_start_range as start_range;
 use crate::syntax::{
-    deep_properties, json_property, Block, Body, ExprKind, Ident, JsonKind, JsonProperty,
+    deep_properties, json_block_elements, json_blocks, Attribute, Body, ExprKind, Ident, JsonKind,
     JsonValue, Span,
 };
-use std::sync::Arc;
 
-/// A JSON body's content under a provider's schema.
+/// A JSON body's content under a provider's schema (HCL's `PartialContent`).
 pub(super) struct Unfolded {
     /// The arguments (the first of each name the schema takes, and every property it
     /// does not take) and the blocks.
     pub body: Body,
-    /// Where each block's missing items are reported (its body's `MissingItemRange`),
-    /// parallel to `body.blocks`; `None` for the blocks the language already unfolded
-    /// (`dynamic`), whose place is the usual one.
-    pub braces: Vec<Option<Span>>,
-    /// Errors of the body's shape, with the place of each.
+    /// What each block of `body.blocks` holds besides its content, in the same order.
+    pub shapes: Vec<BlockShape>,
+    /// Errors of the body's own shape, with the place of each.
+    pub errors: Vec<ShapeError>,
+}
+
+/// A block of a JSON body as HCL's decoder meets it.
+#[derive(Default)]
+pub(super) struct BlockShape {
+    /// Where the block's missing items are reported (its body's `MissingItemRange`);
+    /// `None` for the blocks the language already unfolded (`dynamic`), whose place is
+    /// the usual one.
+    pub brace: Option<Span>,
+    /// The errors decoding the block's body reports about its shape (HCL's
+    /// `collectDeepAttrs`, which `Content` runs twice: once in `PartialContent`).
     pub errors: Vec<ShapeError>,
 }
 
@@ -43,7 +52,7 @@ pub(super) fn unfold(schema: &BlockSchema, body: &Body, dialect: Dialect) -> Unf
             attributes: Vec::new(),
             blocks: body.blocks.clone(),
         },
-        braces: vec![None; body.blocks.len()],
+        shapes: body.blocks.iter().map(|_| BlockShape::default()).collect(),
         errors: Vec::new(),
     };
     for a in &body.attributes {
@@ -61,7 +70,7 @@ pub(super) fn unfold(schema: &BlockSchema, body: &Body, dialect: Dialect) -> Unf
                 None => out.body.attributes.push(a.clone()),
             }
         } else if schema.block(name, dialect).is_some() {
-            out.blocks(&a.name, value);
+            out.blocks(a, value);
         } else {
             out.body.attributes.push(a.clone());
         }
@@ -70,60 +79,42 @@ pub(super) fn unfold(schema: &BlockSchema, body: &Body, dialect: Dialect) -> Unf
 }
 
 impl Unfolded {
-    /// HCL's `unpackBlock` for a property standing for blocks of type `kind`.
-    fn blocks(&mut self, kind: &Ident, value: &JsonValue) {
-        let open = start_range(value);
-        match &value.kind {
-            JsonKind::Null => {}
-            JsonKind::Object(_) => self.block(kind, value, open),
-            JsonKind::Array(items) => {
-                for item in items {
-                    self.block(kind, item, open);
-                }
-            }
-            _ => self.errors.push(ShapeError::WrongType {
+    /// HCL's `unpackBlock` for a property standing for blocks of its name's type.
+    fn blocks(&mut self, property: &Attribute, value: &JsonValue) {
+        let (Some(elements), Some(blocks)) = (json_block_elements(value), json_blocks(property))
+        else {
+            self.errors.push(ShapeError::WrongType {
                 span: start_range(value),
                 detail: format!(
                     "Either a JSON object or a JSON array is required, representing the contents of one or more {:?} blocks.",
-                    kind.name
+                    property.name.name
                 ),
-            }),
+            });
+            return;
+        };
+        for (element, block) in elements.into_iter().zip(blocks) {
+            self.body.blocks.push(block);
+            self.shapes.push(BlockShape {
+                brace: Some(missing_item_range(element)),
+                errors: body_errors(element),
+            });
         }
     }
+}
 
-    /// One block whose body is `value` and whose definition is at `open` (the object's
-    /// brace, or the bracket of the array it is an element of).
-    fn block(&mut self, kind: &Ident, value: &JsonValue, open: Span) {
-        let mut body = Body::default();
-        for (key, inner) in self.properties(value) {
-            body.attributes.push(json_property(key, inner));
-        }
-        self.body.blocks.push(Arc::new(Block {
-            kind: kind.clone(),
-            labels: Vec::new(),
-            body,
-            span: value.span,
-            json_open: Some(open),
-            stale: false,
-        }));
-        self.braces.push(Some(missing_item_range(value)));
+/// What decoding a block whose body is `value` reports of the body's shape: each value
+/// that cannot hold properties, twice.
+fn body_errors(value: &JsonValue) -> Vec<ShapeError> {
+    let mut errors = Vec::new();
+    for (at, required) in deep_properties(value).1 {
+        let error = || ShapeError::WrongType {
+            span: start_range(at),
+            detail: format!("{required} required here, to define arguments and child blocks."),
+        };
+        errors.push(error());
+        errors.push(error());
     }
-
-    /// HCL's `collectDeepAttrs` of a block's body, as `Content` runs it twice (once
-    /// in `PartialContent`), each time reporting what cannot hold properties.
-    fn properties<'v>(&mut self, value: &'v JsonValue) -> Vec<JsonProperty<'v>> {
-        let (mut props, wrong) = deep_properties(value);
-        for (at, required) in wrong {
-            let error = || ShapeError::WrongType {
-                span: start_range(at),
-                detail: format!("{required} required here, to define arguments and child blocks."),
-            };
-            self.errors.push(error());
-            self.errors.push(error());
-        }
-        props.retain(|(k, _)| &*k.name != "//");
-        props
-    }
+    errors
 }
 
 /// HCL's `MissingItemRange` of a JSON body: an object's closing brace, an array's

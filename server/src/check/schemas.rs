@@ -90,13 +90,16 @@ pub(super) fn check(
             .map(|a| &*a.name)
             .collect();
         // In an overridden resource the merge (with a schema) leaves out what the type
-        // does not have, so the written bodies are read; alone, the merged body is the one
-        // body as written.
+        // does not have, so the written bodies are read (a JSON property named like a
+        // nested block type holds blocks); alone, the merged body is the one body as
+        // written.
+        let json = |file: u32| m.file(file).syntax.syntax == crate::syntax::Syntax::Json;
+        let blocks = |file: u32, name: &str| json(file) && schema.block(name, m.dialect).is_some();
         let written: Vec<(u32, &crate::syntax::Attribute)> = if overridden {
             r.bodies
                 .iter()
                 .flat_map(|b| b.block.body.attributes.iter().map(move |a| (b.file, &**a)))
-                .filter(|(_, a)| !META.contains(&&*a.name.name))
+                .filter(|(file, a)| !META.contains(&&*a.name.name) && !blocks(*file, &a.name.name))
                 .collect()
         } else {
             r.config

@@ -41,8 +41,9 @@ pub fn run(
                 crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
             };
             let role = roles.role(&m.dir);
-            let schemas = ws.provider_schemas_for(&m.dir);
-            validate_module(m, &ws.merged_of(m), &children, &*schemas, role)
+            ws.check_in_root_roles(m, &|merged, schemas| {
+                validate_module(m, merged, &children, schemas, role)
+            })
         })
         .collect();
     diagnostics.extend(call_cycles(&ws, &modules, &roles));

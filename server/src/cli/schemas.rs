@@ -34,7 +34,9 @@ pub enum SchemasCommand {
         dir: Option<PathBuf>,
     },
     /// Write the schemas Strata finds for the modules under --dir to DIR/schemas.json,
-    /// in the format of `terraform providers schema -json`.
+    /// in the format of `terraform providers schema -json` (one version of each
+    /// provider: the first root module's); a provider the root modules lock at several
+    /// versions also gets DIR/<host>/<namespace>/<type>/<version>/schemas.json for each.
     Export {
         /// Where to write schemas.json.
         out: PathBuf,
@@ -119,12 +121,41 @@ fn export(store: &SchemaStore, out: &Path) -> Result<ExitCode> {
     if count == 0 {
         bail!("no provider schema found (see strata schemas status)");
     }
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let file = out.join("schemas.json");
-    let text = super::schema_json::terraform_text(&json);
-    std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+    write_schema_file(&file, &json)?;
     println!("wrote {count} provider schemas to {}", file.display());
+    let versioned = store
+        .to_versioned_schema_files()
+        .context("a cached schema is damaged; run the command again")?;
+    for (address, version, json) in versioned {
+        // The version comes from a lock file: it must stay one directory name.
+        let plain = matches!(
+            Path::new(&version).components().collect::<Vec<_>>()[..],
+            [std::path::Component::Normal(_)]
+        );
+        if !plain {
+            eprintln!("strata: skipped {address} at the version {version:?}, not a directory name");
+            continue;
+        }
+        let file = out
+            .join(&address.hostname)
+            .join(&address.namespace)
+            .join(&address.type_name)
+            .join(&version)
+            .join("schemas.json");
+        write_schema_file(&file, &json)?;
+        println!("wrote {address} {version} to {}", file.display());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `json` to `file` as Terraform writes a schema file, creating its directory.
+fn write_schema_file(file: &Path, json: &serde_json::Value) -> Result<()> {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let text = super::schema_json::terraform_text(json);
+    std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))
 }
 
 fn import(file: &Path, version: Option<String>, dir: Option<PathBuf>) -> Result<ExitCode> {

@@ -166,3 +166,47 @@ pub fn file_watch_registration() -> Registration {
         .ok(),
     }
 }
+
+/// The id of the registration watching moved data directories.
+const DATA_DIRS: &str = "strata-watch-data-dirs";
+
+/// The dynamic registration of the providers `terraform init` installs into data
+/// directories `TF_DATA_DIR` moves (`dirs`), each watched from its parent, which exists
+/// before the first `terraform init` creates it; `None` for no directory.
+pub fn data_dir_registration(
+    dirs: &std::collections::BTreeSet<std::path::PathBuf>,
+) -> Option<Registration> {
+    let watchers: Vec<FileSystemWatcher> = dirs
+        .iter()
+        .filter_map(|dir| {
+            let (parent, name) = (dir.parent()?, dir.file_name()?.to_str()?);
+            let base = super::convert::uri_of(parent)?;
+            Some(FileSystemWatcher {
+                glob_pattern: GlobPattern::Relative(RelativePattern {
+                    base_uri: OneOf::Right(base),
+                    pattern: format!("{name}/providers/**"),
+                }),
+                kind: None,
+            })
+        })
+        .collect();
+    if watchers.is_empty() {
+        return None;
+    }
+    Some(Registration {
+        id: DATA_DIRS.into(),
+        method: "workspace/didChangeWatchedFiles".into(),
+        register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+            watchers,
+        })
+        .ok(),
+    })
+}
+
+/// Undoes `data_dir_registration`.
+pub fn data_dir_unregistration() -> Unregistration {
+    Unregistration {
+        id: DATA_DIRS.into(),
+        method: "workspace/didChangeWatchedFiles".into(),
+    }
+}

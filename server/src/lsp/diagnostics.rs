@@ -188,17 +188,12 @@ fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic
     let children = |source: &str| ws.read_child(&module.dir, source).map(|(_, m)| m);
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {
-        let merged = ws.merged_of(module);
         let role = roles.role(&module.dir);
-        let mut all = check_module(
-            module,
-            &merged,
-            &children,
-            &*ws.provider_schemas_for(&module.dir),
-            role,
-        );
+        let mut all = ws.check_in_root_roles(module, &|merged, schemas| {
+            check_module(module, merged, &children, schemas, role)
+        });
         let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);
-        all.extend(CallCycles::new().walk(&module.dir, merged, &child));
+        all.extend(CallCycles::new().walk(&module.dir, ws.merged_of(module), &child));
         all
     })
     .unwrap_or_else(|panicked| failure(module, panicked))

@@ -114,13 +114,26 @@ impl Server {
 
     /// A load of the provider schemas, to run in the background.
     fn schema_load(&self, reload: schemas::Reload) -> impl Future<Output = ()> + Send + 'static {
-        self.schemas.clone().reload(
+        let load = self.schemas.clone().reload(
             reload,
             self.workspace.clone(),
             self.publisher.clone(),
             self.client.clone(),
             self.session.clone(),
-        )
+        );
+        let (schemas, client, session) = (
+            self.schemas.clone(),
+            self.client.clone(),
+            self.session.clone(),
+        );
+        let watch = self.state.client_watches_files();
+        async move {
+            load.await;
+            // The roots just resolved may keep their providers where no glob looks.
+            if watch {
+                schemas.watch_data_dirs(&client, &session).await;
+            }
+        }
     }
 
     /// Loads the provider schemas again in the background.
@@ -336,8 +349,8 @@ impl LanguageServer for Server {
             let Some(path) = convert::path_of(&change.uri) else {
                 continue;
             };
-            installed.extend(schemas::installation_root(&path));
-            if schemas::is_installed_provider(&path) {
+            installed.extend(self.schemas.installation_roots(&path));
+            if self.schemas.is_installed(&path) {
                 continue; // Not a workspace file: only its root's schemas change.
             }
             let module = contain("reading a changed file", || {

@@ -2,8 +2,10 @@
 //! never a request) once indexing is done, again when the settings
 //! `strata.providerSchemas.files` / `strata.providerSchemas.runPlugins` change; when a
 //! dependency lock file or the providers `terraform init` installs change (watched
-//! files: `.terraform.lock.hcl`, `.terraform/providers/**`, `terraform.d/plugins/**`),
-//! only the affected root modules are resolved again, once the burst of events settles.
+//! files: `.terraform.lock.hcl`, `.terraform/providers/**`, `terraform.d/plugins/**`,
+//! and the `providers` directory wherever `TF_DATA_DIR` puts a root module's data, even
+//! outside the workspace), only the affected root modules are resolved again, once the
+//! burst of events settles.
 //! Then every module's diagnostics are published again.
 //! The outcome is one `window/logMessage` line, the `strata/providerSchemaStatus`
 //! notification and the `strata.providerSchemaStatus` command's answer. Settings that do
@@ -23,8 +25,11 @@ use tower_lsp_server::Client;
 use tracing::{info, warn};
 
 use super::diagnostics::Publisher;
-use crate::providers::{Cache, ProviderStatus, SchemaStore, StoreOptions};
+use crate::providers::{
+    data_dir, Cache, Environment, ProcessEnvironment, ProviderStatus, SchemaStore, StoreOptions,
+};
 use crate::schema::ProviderSchemaSource;
+use crate::text::read::normalize;
 use crate::workspace::Workspace;
 
 /// The command that answers the provider schemas' status.
@@ -95,6 +100,20 @@ pub struct ProviderSchemas {
     requests: Mutex<Requests>,
     loading: AtomicBool,
     last: Mutex<Option<Arc<SchemaStore>>>,
+    /// Where `TF_DATA_DIR` puts the last store's root modules' providers.
+    moved: Mutex<MovedDataDirs>,
+}
+
+/// The providers directories of root modules whose data directory `TF_DATA_DIR` moves
+/// away from `.terraform` (anywhere, even outside the workspace), which the workspace's
+/// globs do not see: Terraform installs into `$TF_DATA_DIR/providers`.
+#[derive(Debug, Default)]
+struct MovedDataDirs {
+    /// Each providers directory (lexically normal, as the client names files) with the
+    /// root module whose it is.
+    dirs: Vec<(PathBuf, PathBuf)>,
+    /// The data directories the client was last asked to watch.
+    watched: BTreeSet<PathBuf>,
 }
 
 /// What the load requests since the last applied load ask for.
@@ -166,6 +185,65 @@ pub struct StatusAnswer {
 }
 
 impl ProviderSchemas {
+    /// The root modules whose installed providers a watched file belongs to: the one
+    /// `installation_root` names, and those whose moved providers directory holds it.
+    pub fn installation_roots(&self, path: &Path) -> BTreeSet<PathBuf> {
+        let mut roots: BTreeSet<PathBuf> = installation_root(path).into_iter().collect();
+        let moved = self.lock_moved();
+        let holding = moved.dirs.iter().filter(|(dir, _)| path.starts_with(dir));
+        roots.extend(holding.map(|(_, root)| root.clone()));
+        roots
+    }
+
+    /// Whether a watched file is part of an installed provider (not a workspace file).
+    pub fn is_installed(&self, path: &Path) -> bool {
+        is_installed_provider(path)
+            || self
+                .lock_moved()
+                .dirs
+                .iter()
+                .any(|(dir, _)| path.starts_with(dir))
+    }
+
+    /// Asks the client to watch the data directories `TF_DATA_DIR` gives the last
+    /// store's root modules when they changed since it last asked (a moved data
+    /// directory is out of the workspace's globs, often out of the workspace).
+    pub async fn watch_data_dirs(&self, client: &Client, session: &CancellationToken) {
+        let (old, new) = {
+            let mut moved = self.lock_moved();
+            let new: BTreeSet<PathBuf> = moved
+                .dirs
+                .iter()
+                .filter_map(|(dir, _)| dir.parent().map(Path::to_path_buf))
+                .collect();
+            if new == moved.watched {
+                return;
+            }
+            (std::mem::replace(&mut moved.watched, new.clone()), new)
+        };
+        let ask = async {
+            if !old.is_empty() {
+                let gone = vec![super::capabilities::data_dir_unregistration()];
+                if let Err(e) = client.unregister_capability(gone).await {
+                    warn!("client refused to stop watching data directories: {e}");
+                }
+            }
+            if let Some(registration) = super::capabilities::data_dir_registration(&new) {
+                if let Err(e) = client.register_capability(vec![registration]).await {
+                    warn!("client refused to watch data directories: {e}");
+                }
+            }
+        };
+        tokio::select! {
+            () = ask => {}
+            () = session.cancelled() => {}
+        }
+    }
+
+    fn lock_moved(&self) -> std::sync::MutexGuard<'_, MovedDataDirs> {
+        self.moved.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Records settings; whether they changed.
     pub fn configure(&self, settings: SchemaSettings) -> bool {
         let mut current = self.settings.lock().unwrap_or_else(|e| e.into_inner());
@@ -226,6 +304,7 @@ impl ProviderSchemas {
                 ..Requests::default()
             };
             *this.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(store.clone());
+            this.lock_moved().dirs = moved_providers_dirs(&store, &ProcessEnvironment);
             // No schema before and none now: checking every module again would change
             // nothing (a workspace without lock files, right after indexing).
             let had_schemas = before.is_some_and(|b| !b.providers().is_empty());
@@ -306,6 +385,23 @@ impl ProviderSchemas {
             },
         }
     }
+}
+
+/// The providers directory of each root module of `store` when `TF_DATA_DIR` moves it,
+/// with its root.
+fn moved_providers_dirs(store: &SchemaStore, env: &dyn Environment) -> Vec<(PathBuf, PathBuf)> {
+    if env.var("TF_DATA_DIR").is_none() {
+        return Vec::new();
+    }
+    store
+        .roots()
+        .map(|root| {
+            (
+                normalize(&data_dir(root, env).join("providers")),
+                root.to_path_buf(),
+            )
+        })
+        .collect()
 }
 
 /// One line: how many providers have schemas, and the first that has none with why.

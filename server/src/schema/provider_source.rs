@@ -101,6 +101,14 @@ pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
         None
     }
 
+    /// The schemas the module in directory `dir` is checked with in the role of each
+    /// root module that calls it, one per distinct set of versions, `for_module`'s
+    /// first: `terraform validate` in each root reads the module with the versions that
+    /// root locks. Empty: `for_module` serves alone.
+    fn for_module_roles(&self, _dir: &Path) -> Vec<Arc<dyn ProviderSchemaSource>> {
+        Vec::new()
+    }
+
     /// The function `name` (without the `provider::<local>::` prefix) of the provider at
     /// `provider`; `Unavailable` unless the source knows the provider's functions.
     fn function(&self, _provider: &ProviderAddress, _name: &str) -> FunctionLookup {

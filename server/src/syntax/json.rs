@@ -479,44 +479,46 @@ pub fn attribute(key: &Ident, val: &JsonValue) -> Arc<Attribute> {
     })
 }
 
+/// The values standing for one block each in a property that holds blocks: an object,
+/// each element of an array, none for null; `None` for any other value.
+pub fn json_block_elements(value: &JsonValue) -> Option<Vec<&JsonValue>> {
+    match &value.kind {
+        JsonKind::Null => Some(Vec::new()),
+        JsonKind::Object(_) => Some(vec![value]),
+        JsonKind::Array(items) => Some(items.iter().collect()),
+        _ => None,
+    }
+}
+
 /// The nested blocks a JSON property stands for when a provider schema makes its name a
 /// block type: the JSON syntax leaves the properties of provider-defined bodies as
-/// arguments, since only the provider's schema tells. An object is one block and an
-/// array one block per element (null stands for none); each block's properties are its
-/// arguments. `None` when the property is not written in the JSON syntax or holds
-/// something else.
+/// arguments, since only the provider's schema tells. As HCL's `unpackBlock` reads it,
+/// an object is one block and an array one block per element (null stands for none);
+/// each block's arguments are its body's deep properties (`deep_properties`: an element
+/// that cannot hold properties gives a block without any, whose error is the decoder's).
+/// `None` when the property is not written in the JSON syntax or holds something else.
 pub fn json_blocks(attribute: &Attribute) -> Option<Vec<Arc<Block>>> {
     let ExprKind::Json(value) = &attribute.expr.kind else {
         return None;
     };
-    let items: Vec<&JsonValue> = match &value.kind {
-        JsonKind::Null => Vec::new(),
-        JsonKind::Object(_) => vec![value],
-        JsonKind::Array(items) => items.iter().collect(),
-        _ => return None,
-    };
+    let items = json_block_elements(value)?;
     let open = Span::new(value.span.start as usize, value.span.start as usize + 1);
-    items
-        .into_iter()
-        .map(|item| {
-            let JsonKind::Object(props) = &item.kind else {
-                return None;
-            };
-            let mut body = Body::default();
-            for (key, inner) in props {
-                if &*key.name != "//" {
-                    body.attributes.push(self::attribute(key, inner));
-                }
+    let block = |item: &JsonValue| {
+        let mut body = Body::default();
+        for (key, inner) in deep_properties(item).0 {
+            if &*key.name != "//" {
+                body.attributes.push(self::attribute(key, inner));
             }
-            Some(Arc::new(Block {
-                kind: attribute.name.clone(),
-                labels: Vec::new(),
-                body,
-                // The object itself: the merged text shows `name = {...}` for it.
-                span: item.span,
-                json_open: Some(open),
-                stale: false,
-            }))
+        }
+        Arc::new(Block {
+            kind: attribute.name.clone(),
+            labels: Vec::new(),
+            body,
+            // The element itself: the merged text shows `name = {...}` for it.
+            span: item.span,
+            json_open: Some(open),
+            stale: false,
         })
-        .collect()
+    };
+    Some(items.into_iter().map(block).collect())
 }

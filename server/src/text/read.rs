@@ -133,6 +133,21 @@ pub fn regular_metadata(path: &Path) -> Result<Option<Metadata>, ReadError> {
     }
 }
 
+/// `..` and `.` removed lexically (the file need not exist).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

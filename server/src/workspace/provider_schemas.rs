@@ -1,13 +1,16 @@
 //! The workspace's side of the schema store: what each module asks of providers (its
-//! provider addresses and the local modules it calls), and loading the store for every
-//! module indexed so far.
+//! provider addresses and the local modules it calls), loading the store for every
+//! module indexed so far, and checking a module in the role of each root module that
+//! calls it.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::{local_child_dir, Workspace};
-use crate::merge::literal_string;
+use crate::merge::{literal_string, merge_with, MergedModule};
+use crate::module::Module;
 use crate::providers::{ModuleProviders, ProcessEnvironment, SchemaStore, StoreOptions};
+use crate::schema::ProviderSchemaSource;
 
 impl Workspace {
     /// What every module indexed so far asks of providers.
@@ -51,5 +54,29 @@ impl Workspace {
     ) -> SchemaStore {
         let modules = self.module_providers();
         SchemaStore::load_changed(previous, options, &modules, &ProcessEnvironment, changed)
+    }
+
+    /// What `check` finds in `module` with the schemas of each root module that calls
+    /// it (`ProviderSchemaSource::for_module_roles`: roots locking other versions of a
+    /// provider read the module with theirs, as `terraform validate` in each root
+    /// does), each finding once; with the module's own schemas alone when one set
+    /// serves every root. The merge of the module's own schemas is the cached one.
+    pub fn check_in_root_roles<D: PartialEq>(
+        &self,
+        module: &Module,
+        check: &dyn Fn(&MergedModule, &dyn ProviderSchemaSource) -> Vec<D>,
+    ) -> Vec<D> {
+        let own = self.provider_schemas_for(&module.dir);
+        let mut found = check(&self.merged_of(module), &*own);
+        let roles = self.provider_schemas().for_module_roles(&module.dir);
+        for schemas in roles.iter().skip(1) {
+            let merged = merge_with(module, &**schemas);
+            for d in check(&merged, &**schemas) {
+                if !found.contains(&d) {
+                    found.push(d);
+                }
+            }
+        }
+        found
     }
 }

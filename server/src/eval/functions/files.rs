@@ -7,7 +7,7 @@
 //! [`read_bounded`]: regular files only (a FIFO or a device is an error, not a hang), at
 //! most [`MAX_STRING_BYTES`].
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -16,7 +16,7 @@ use super::{arg, hash, text, Function, Outcome, MAX_STRING_BYTES};
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::Value;
 use crate::syntax::parse_template;
-use crate::text::read::{confined, read_bounded, regular_metadata, ReadError};
+use crate::text::read::{confined, normalize, read_bounded, regular_metadata, ReadError};
 
 pub(super) fn lookup(name: &str) -> Option<Function> {
     Some(match name {
@@ -79,21 +79,6 @@ fn resolve(ev: &Evaluator, path: &str) -> Result<Option<PathBuf>, String> {
     }
     ev.file_outside(path, &normal);
     Ok(None)
-}
-
-/// `..` and `.` removed lexically (the file need not exist).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The file's bytes; `None` when it lies outside the module directory.

@@ -73,9 +73,10 @@ pub struct SchemaStore {
     default: SchemaView,
     /// Each root module's schemas, by its directory.
     roots: BTreeMap<PathBuf, RootSchemas>,
-    /// The root module whose schemas each module is analysed with (the first root, by
-    /// directory, that owns it).
-    module_roots: BTreeMap<PathBuf, PathBuf>,
+    /// The root modules that own each module, by directory: the first one's schemas
+    /// are the module's (`for_module`), each one's in that root's role
+    /// (`for_module_roles`).
+    module_roots: BTreeMap<PathBuf, Vec<PathBuf>>,
     statuses: Vec<ProviderStatus>,
     /// Schema files that could not be read, each as one line.
     file_errors: Vec<String>,
@@ -140,8 +141,8 @@ impl SchemaStore {
                 first.or_insert_with(|| loaded.clone());
             }
             for module in &schemas.root.modules {
-                let owner = store.module_roots.entry(module.clone());
-                owner.or_insert_with(|| schemas.root.dir.clone());
+                let owners = store.module_roots.entry(module.clone()).or_default();
+                owners.push(schemas.root.dir.clone());
             }
             store.statuses.extend(schemas.statuses.iter().cloned());
             store.roots.insert(schemas.root.dir.clone(), schemas);
@@ -154,6 +155,11 @@ impl SchemaStore {
         &self.statuses
     }
 
+    /// The directories of the root modules it resolved, in order.
+    pub fn roots(&self) -> impl Iterator<Item = &Path> {
+        self.roots.keys().map(PathBuf::as_path)
+    }
+
     /// The schema files that could not be read, each as one line.
     pub fn file_errors(&self) -> &[String] {
         &self.file_errors
@@ -162,14 +168,31 @@ impl SchemaStore {
     /// Every loaded provider in the schema file format, for `strata schemas export`
     /// (one version of each: the first root's).
     pub fn to_schema_file(&self) -> Result<Value, CorruptEntry> {
-        let mut providers = serde_json::Map::new();
-        for (address, loaded) in &self.default.schemas {
-            providers.insert(address.to_string(), loaded.schema.to_json()?);
+        schema_file(self.default.schemas.iter())
+    }
+
+    /// For each provider the root modules lock at more than one version, each version
+    /// with a schema file of that provider alone, by address and version: what one
+    /// schema file cannot hold, for `strata schemas export`.
+    pub fn to_versioned_schema_files(
+        &self,
+    ) -> Result<Vec<(ProviderAddress, String, Value)>, CorruptEntry> {
+        let mut versions: BTreeMap<&ProviderAddress, BTreeMap<&str, &Arc<Loaded>>> =
+            BTreeMap::new();
+        for (address, loaded) in self.roots.values().flat_map(|r| &r.view.schemas) {
+            if let Some(version) = &loaded.version {
+                let of_provider = versions.entry(address).or_default();
+                of_provider.entry(version).or_insert(loaded);
+            }
         }
-        Ok(serde_json::json!({
-            "format_version": super::FORMAT_VERSION,
-            "provider_schemas": providers,
-        }))
+        let mut files = Vec::new();
+        for (address, of_provider) in versions.into_iter().filter(|(_, v)| v.len() > 1) {
+            for (version, loaded) in of_provider {
+                let file = schema_file(std::iter::once((address, loaded)))?;
+                files.push((address.clone(), version.to_string(), file));
+            }
+        }
+        Ok(files)
     }
 
     /// Adds the providers of one schema file to `files`, or a failed status for it.
@@ -298,14 +321,47 @@ impl ProviderSchemaSource for SchemaStore {
     }
 
     fn for_module(&self, dir: &Path) -> Option<Arc<dyn ProviderSchemaSource>> {
-        let root = self.module_roots.get(dir)?;
+        let root = self.module_roots.get(dir)?.first()?;
         let view = self.roots.get(root)?.view.clone();
         Some(view)
+    }
+
+    fn for_module_roles(&self, dir: &Path) -> Vec<Arc<dyn ProviderSchemaSource>> {
+        let owners = self.module_roots.get(dir).map_or(&[][..], Vec::as_slice);
+        let mut views: Vec<&Arc<SchemaView>> = Vec::new();
+        for view in owners
+            .iter()
+            .filter_map(|r| self.roots.get(r))
+            .map(|r| &r.view)
+        {
+            // Roots locking the same versions give the module the same diagnostics.
+            if !views.iter().any(|v| v.same_versions(view)) {
+                views.push(view);
+            }
+        }
+        let views = views
+            .into_iter()
+            .map(|v| v.clone() as Arc<dyn ProviderSchemaSource>);
+        views.collect()
     }
 
     fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
         self.default.function(provider, name)
     }
+}
+
+/// The schema file format holding `providers`.
+fn schema_file<'a>(
+    providers: impl Iterator<Item = (&'a ProviderAddress, &'a Arc<Loaded>)>,
+) -> Result<Value, CorruptEntry> {
+    let mut schemas = serde_json::Map::new();
+    for (address, loaded) in providers {
+        schemas.insert(address.to_string(), loaded.schema.to_json()?);
+    }
+    Ok(serde_json::json!({
+        "format_version": super::FORMAT_VERSION,
+        "provider_schemas": schemas,
+    }))
 }
 
 /// Finds schemas in the cache and binaries, for one `SchemaStore::load`.

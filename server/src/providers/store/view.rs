@@ -27,6 +27,19 @@ pub(super) struct SchemaView {
     pub(super) schemas: BTreeMap<ProviderAddress, Arc<Loaded>>,
 }
 
+impl SchemaView {
+    /// Whether `other` holds the very same schemas (loaded once per provider and
+    /// version, so shared by every view of roots locking that version).
+    pub(super) fn same_versions(&self, other: &SchemaView) -> bool {
+        self.schemas.len() == other.schemas.len()
+            && self
+                .schemas
+                .iter()
+                .zip(&other.schemas)
+                .all(|((a, x), (b, y))| a == b && Arc::ptr_eq(x, y))
+    }
+}
+
 impl ProviderSchemaSource for SchemaView {
     fn lookup(
         &self,
