@@ -70,7 +70,8 @@ pub(super) fn decode(encoded: &str) -> Option<String> {
     )
 }
 
-/// `label` in punycode after `prefix`; `None` where Go's arithmetic overflows.
+/// `label` in punycode after `prefix`; `None` where Go's arithmetic overflows (its
+/// increment of `delta` after each round is unchecked and wraps, as here).
 pub(super) fn encode(prefix: &str, label: &str) -> Option<String> {
     let runes: Vec<i64> = label.chars().map(|c| i64::from(u32::from(c))).collect();
     let mut output = String::from(prefix);
@@ -87,7 +88,10 @@ pub(super) fn encode(prefix: &str, label: &str) -> Option<String> {
         n = m;
         for &r in &runes {
             if r < n {
-                delta = checked_add(delta, 1)?;
+                delta = wrapping_increment(delta);
+                if delta < 0 {
+                    return None;
+                }
                 continue;
             }
             if r > n {
@@ -100,17 +104,17 @@ pub(super) fn encode(prefix: &str, label: &str) -> Option<String> {
                 if q < t {
                     break;
                 }
-                output.push(encode_digit(t + (q - t) % (BASE - t)));
+                output.push(encode_digit(t + (q - t) % (BASE - t))?);
                 q = (q - t) / (BASE - t);
                 k += BASE;
             }
-            output.push(encode_digit(q));
+            output.push(encode_digit(q)?);
             bias = adapt(delta, handled + 1, handled == basic);
             delta = 0;
             handled += 1;
             remaining -= 1;
         }
-        delta = checked_add(delta, 1)?;
+        delta = wrapping_increment(delta); // unchecked in Go
         n += 1;
     }
     Some(output)
@@ -119,6 +123,14 @@ pub(super) fn encode(prefix: &str, label: &str) -> Option<String> {
 /// `a + b` where it fits Go's `int32`.
 fn checked_add(a: i64, b: i64) -> Option<i64> {
     (b <= MAX - a).then_some(a + b)
+}
+
+/// `delta + 1` in Go's `int32`, wrapping past its maximum.
+fn wrapping_increment(delta: i64) -> i64 {
+    match delta {
+        MAX => i64::from(i32::MIN),
+        _ => delta + 1,
+    }
 }
 
 /// The threshold `t` of digit position `k`.
@@ -154,12 +166,13 @@ fn decode_digit(byte: u8) -> Option<i64> {
     }
 }
 
-/// The lowercase digit of a value below 36.
-fn encode_digit(digit: i64) -> char {
+/// The lowercase digit of a value below 36; `None` for a negative one, which only a
+/// wrapped `delta` gives and where Go panics.
+fn encode_digit(digit: i64) -> Option<char> {
     match u8::try_from(digit) {
-        Ok(d @ 0..=25) => char::from(b'a' + d),
-        Ok(d @ 26..=35) => char::from(b'0' + d - 26),
-        _ => '?', // threshold arithmetic keeps digits below 36
+        Ok(d @ 0..=25) => Some(char::from(b'a' + d)),
+        Ok(d @ 26..=35) => Some(char::from(b'0' + d - 26)),
+        _ => None,
     }
 }
 
