@@ -20,7 +20,6 @@ mod ephemeral;
 mod evaluated;
 mod evaluation;
 mod functions;
-mod go_quote;
 mod idna;
 mod ignore_changes;
 mod import_targets;

@@ -5,10 +5,10 @@
 //! parser (opentofu/registry-address `provider.go`) has its own registry and refuses
 //! the `opentofu-` prefixes too, in its own words.
 
-use super::go_quote::go_quote;
 use super::providers::provider_part;
 use super::svchost::{for_comparison, Hostname};
 use crate::schema::{default_registry, Dialect};
+use crate::text::go_quote::go_quote;
 
 /// The namespace of legacy addresses, tolerated on the public registry.
 const LEGACY_NAMESPACE: &str = "-";

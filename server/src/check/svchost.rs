@@ -2,8 +2,8 @@
 //! after the first `:`, labels between dots (no empty one, none given in punycode), then
 //! IDNA's `Lookup.ToASCII` (`idna/`), whose error texts Terraform quotes.
 
-use super::go_quote::go_quote;
 use super::idna::lookup_to_ascii;
+use crate::text::go_quote::go_quote;
 
 /// A hostname svchost accepted, with its normalized port.
 #[derive(Debug, PartialEq)]

@@ -21,7 +21,7 @@ mod label;
 mod mapping;
 mod punycode;
 
-use super::go_quote::go_quote;
+use crate::text::go_quote::go_quote;
 
 /// The prefix of a label written in punycode.
 const ACE_PREFIX: &str = "xn--";

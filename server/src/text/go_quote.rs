@@ -1,5 +1,5 @@
 //! Go's `%q` of a string (`strconv.Quote`), as Terraform's messages print names it did
-//! not accept: printable runes as they are, the rest escaped (`\n`, `\x1f`, `\u200d`,
+//! not accept and cty's set hashes write strings: printable runes as they are, the rest escaped (`\n`, `\x1f`, `\u200d`,
 //! `\U0010ffff`).
 //!
 //! Go's `strconv.IsPrint` says which runes are printable: Unicode's letters, marks,
@@ -10,7 +10,7 @@ use regex_syntax::hir::{Class, HirKind};
 use std::sync::LazyLock;
 
 /// `s` between double quotes as Go's `%q` writes it.
-pub(super) fn go_quote(s: &str) -> String {
+pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
