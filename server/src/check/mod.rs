@@ -20,6 +20,7 @@ mod ephemeral;
 mod evaluated;
 mod evaluation;
 mod functions;
+mod idna;
 mod ignore_changes;
 mod import_targets;
 mod imports;

@@ -6,15 +6,15 @@
 //! the `opentofu-` prefixes too, in its own words.
 
 use super::providers::provider_part;
-use super::svchost::for_comparison;
+use super::svchost::{for_comparison, Hostname};
 use crate::schema::{default_registry, Dialect};
+use crate::text::go_quote::go_quote;
 
 /// The namespace of legacy addresses, tolerated on the public registry.
 const LEGACY_NAMESPACE: &str = "-";
 
 /// What Terraform says of a provider source address it cannot parse (summary, detail);
-/// `None` for a valid one, and for one whose hostname needs IDNA tables Strata does not
-/// hold (`svchost::for_comparison`).
+/// `None` for a valid one. Names are quoted as Go's `%q` quotes them.
 pub(super) fn source_error(source: &str, dialect: Dialect) -> Option<(&'static str, String)> {
     let default_host = default_registry(dialect);
     let parts: Vec<&str> = source.split('/').collect();
@@ -30,7 +30,11 @@ pub(super) fn source_error(source: &str, dialect: Dialect) -> Option<(&'static s
         Err(why) => {
             return Some((
                 "Invalid provider type",
-                format!("Invalid provider type {given_type:?} in source {source:?}: {why}\""),
+                format!(
+                    "Invalid provider type {} in source {}: {why}\"",
+                    go_quote(given_type),
+                    go_quote(source)
+                ),
             ))
         }
     };
@@ -45,28 +49,34 @@ pub(super) fn source_error(source: &str, dialect: Dialect) -> Option<(&'static s
             Err(why) => {
                 return Some((
                     "Invalid provider namespace",
-                    format!("Invalid provider namespace \"\" in source {source:?}: {why}\""),
+                    format!(
+                        "Invalid provider namespace \"\" in source {}: {why}\"",
+                        go_quote(source)
+                    ),
                 ))
             }
         },
     };
     let host = match parts.as_slice() {
         [given, _, _] => match for_comparison(given) {
-            Ok(Some(host)) => host,
-            Ok(None) => return None,
+            Ok(host) => host,
             // Terraform names the hostname it failed to produce: always empty.
             Err(why) => {
                 return Some((
                     "Invalid provider source hostname",
                     format!(
-                    "Invalid provider source hostname namespace \"\" in source {source:?}: {why}\""
-                ),
+                        "Invalid provider source hostname namespace \"\" in source {}: {why}\"",
+                        go_quote(source)
+                    ),
                 ))
             }
         },
-        _ => default_host.to_string(),
+        _ => Hostname {
+            comparison: default_host.to_string(),
+            display: default_host.to_string(),
+        },
     };
-    if namespace == LEGACY_NAMESPACE && host != default_host {
+    if namespace == LEGACY_NAMESPACE && host.comparison != default_host {
         return Some((
             "Invalid provider namespace",
             format!("The legacy provider namespace \"-\" can be used only with hostname {default_host}."),
@@ -86,7 +96,7 @@ pub(super) fn source_error(source: &str, dialect: Dialect) -> Option<(&'static s
 
 /// A parsed source's host and namespace, and the registry its dialect leaves unnamed.
 struct Address<'a> {
-    host: &'a str,
+    host: &'a Hostname,
     default_host: &'a str,
     namespace: &'a str,
 }
@@ -94,9 +104,9 @@ struct Address<'a> {
 impl Address<'_> {
     /// `Provider.ForDisplay` with `type_name`: without the default registry's host.
     fn for_display(&self, type_name: &str) -> String {
-        match self.host == self.default_host {
+        match self.host.comparison == self.default_host {
             true => format!("{}/{type_name}", self.namespace),
-            false => format!("{}/{}/{type_name}", self.host, self.namespace),
+            false => format!("{}/{}/{type_name}", self.host.display, self.namespace),
         }
     }
 }
@@ -152,18 +162,18 @@ fn type_prefix(
             return Some((
                 "Invalid provider type",
                 format!(
-                    "Provider source {:?} has a type with the prefix {repository:?}, which isn't valid. Although that prefix is {repositories_of}, provider source strings should not include it.\n\nDid you mean {:?}?",
-                    address.for_display(type_name),
-                    address.for_display(meant)
+                    "Provider source {} has a type with the prefix {repository:?}, which isn't valid. Although that prefix is {repositories_of}, provider source strings should not include it.\n\nDid you mean {}?",
+                    go_quote(&address.for_display(type_name)),
+                    go_quote(&address.for_display(meant))
                 ),
             ));
         }
     }
     // `Provider.String` names the host, the default one too.
-    let full = format!("{}/{}/{type_name}", address.host, address.namespace);
+    let full = format!("{}/{}/{type_name}", address.host.display, address.namespace);
     Some((
         "Invalid provider type",
-        format!("Provider source {full:?} has a type with the prefix {redundant:?}, which isn't allowed because it would be redundant to name {redundant_for} with that prefix. If you are the author of this provider, rename it to not include the prefix."),
+        format!("Provider source {} has a type with the prefix {redundant:?}, which isn't allowed because it would be redundant to name {redundant_for} with that prefix. If you are the author of this provider, rename it to not include the prefix.", go_quote(&full)),
     ))
 }
 

@@ -1,16 +1,23 @@
 //! A provider source's hostname as terraform-svchost's `ForComparison` reads it: a port
-//! after the first `:`, labels between dots, then IDNA's UTS-46 `Lookup.ToASCII`
-//! (golang.org/x/net/idna), whose error texts Terraform quotes.
-//!
-//! Strata reads the ASCII part of IDNA exactly: which ASCII runes UTS-46 allows with
-//! STD3 rules, lowercase mapping, and the hyphen rules of a label. A name with other
-//! characters, or a label IDNA would decode from punycode, needs Unicode's IDNA tables;
-//! Strata does not hold them and says nothing of such a name.
+//! after the first `:`, labels between dots (no empty one, none given in punycode), then
+//! IDNA's `Lookup.ToASCII` (`idna/`), whose error texts Terraform quotes.
 
-/// What `ForComparison` makes of `given`: the hostname Terraform compares (lowercase,
-/// with a normalized port), `Err` with the error text Terraform prints, or `Ok(None)`
-/// when the answer depends on IDNA tables Strata does not hold.
-pub(super) fn for_comparison(given: &str) -> Result<Option<String>, String> {
+use super::idna::lookup_to_ascii;
+use crate::text::go_quote::go_quote;
+
+/// A hostname svchost accepted, with its normalized port.
+#[derive(Debug, PartialEq)]
+pub(super) struct Hostname {
+    /// What `ForComparison` returns and Terraform compares: lowercase, punycode for
+    /// labels outside ASCII.
+    pub(super) comparison: String,
+    /// `Hostname.ForDisplay`, which Terraform's messages print: the labels in Unicode.
+    pub(super) display: String,
+}
+
+/// What `ForComparison` makes of `given`: the hostname, or the error text Terraform
+/// prints.
+pub(super) fn for_comparison(given: &str) -> Result<Hostname, String> {
     let (host, port) = match given.find(':') {
         Some(colon) => given.split_at(colon),
         None => (given, ""),
@@ -34,11 +41,18 @@ pub(super) fn for_comparison(given: &str) -> Result<Option<String>, String> {
         }
         if label.starts_with(ACE_PREFIX) {
             return Err(format!(
-                "hostname label {label:?} specified in punycode format; service hostnames must be given in unicode"
+                "hostname label {} specified in punycode format; service hostnames must be given in unicode",
+                go_quote(label)
             ));
         }
     }
-    Ok(to_ascii(host)?.map(|ascii| ascii + &port))
+    match lookup_to_ascii(host) {
+        Ok(converted) => Ok(Hostname {
+            comparison: converted.ascii + &port,
+            display: converted.unicode + &port,
+        }),
+        Err(why) => Err(why.to_string()),
+    }
 }
 
 /// The prefix of a label written in punycode.
@@ -60,40 +74,22 @@ fn normalize_port(port: &str) -> Result<String, &'static str> {
     }
 }
 
-/// The labels of a name as IDNA's `labelIter` gives them: split at dots, an empty last
-/// label (a trailing dot) skipped.
-fn labels(host: &str) -> impl Iterator<Item = &str> {
-    let mut all: Vec<&str> = host.split('.').collect();
-    if all.len() > 1 && all.last() == Some(&"") {
-        all.pop();
-    }
-    all.into_iter()
-}
-
-/// `idna.Lookup.ToASCII` over an ASCII name: the first rune UTS-46 disallows with STD3
-/// rules wins over any label error, then the first label breaking the hyphen rules.
-fn to_ascii(host: &str) -> Result<Option<String>, String> {
-    if !host.is_ascii() {
-        return Ok(None);
-    }
-    if let Some(c) = host
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.')))
-    {
-        return Err(format!("idna: disallowed rune U+{:04X}", c as u32));
-    }
-    let mapped = host.to_ascii_lowercase();
-    for label in labels(&mapped) {
-        if label.starts_with(ACE_PREFIX) {
-            return Ok(None); // decoded from punycode, then checked against the tables
-        }
-        let bytes = label.as_bytes();
-        let hyphens34 = bytes.len() > 4 && &bytes[2..4] == b"--";
-        if hyphens34 || label.starts_with('-') || label.ends_with('-') {
-            return Err(format!("idna: invalid label {label:?}"));
+/// The labels of a name as svchost's `labelIter` visits them: split at dots, where a
+/// name that ends in `.` or `..` has its last label (or two) skipped.
+fn labels(host: &str) -> Vec<&str> {
+    let mut labels = Vec::new();
+    let mut start = 0;
+    while start < host.len() {
+        let end = host[start..]
+            .find('.')
+            .map_or(host.len(), |dot| start + dot);
+        labels.push(&host[start..end]);
+        start = end + 1;
+        if start + 1 == host.len() && host[start..].starts_with('.') {
+            break;
         }
     }
-    Ok(Some(mapped))
+    labels
 }
 
 #[cfg(test)]
@@ -103,7 +99,8 @@ mod tests {
     #[test]
     fn hostnames_are_compared_as_svchost_compares_them() {
         let ok = |given: &str, want: &str| {
-            assert_eq!(for_comparison(given), Ok(Some(want.to_string())), "{given}")
+            let got = for_comparison(given).map(|host| host.comparison);
+            assert_eq!(got, Ok(want.to_string()), "{given}")
         };
         ok("Example.COM", "example.com");
         ok("example.com:443", "example.com");
@@ -111,6 +108,10 @@ mod tests {
         ok("example.com:+80", "example.com:80");
         ok("example.com.", "example.com.");
         ok("a--b.com", "a--b.com");
+        ok("a..", "a..");
+        ok("exÄmple.com", "xn--exmple-cua.com");
+        let display = for_comparison("exÄmple.com:80").map(|host| host.display);
+        assert_eq!(display, Ok("exämple.com:80".to_string()));
         let err = |given: &str, want: &str| {
             assert_eq!(for_comparison(given), Err(want.to_string()), "{given}")
         };
@@ -129,7 +130,14 @@ mod tests {
         err("a_b-.com", "idna: disallowed rune U+005F");
         err("BAD-.com", "idna: invalid label \"bad-\"");
         err("ab--cd.com", "idna: invalid label \"ab--cd\"");
-        assert_eq!(for_comparison("exämple.com"), Ok(None));
-        assert_eq!(for_comparison("ok.XN--abc"), Ok(None));
+        err(
+            "a...",
+            "hostname contains empty label (two consecutive periods)",
+        );
+        err(
+            "ok.xn--abc",
+            "hostname label \"xn--abc\" specified in punycode format; service hostnames must be given in unicode",
+        );
+        err("ok.XN--abc", r#"idna: invalid label "\u0082\u0081\u0080""#);
     }
 }

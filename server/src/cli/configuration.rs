@@ -330,7 +330,11 @@ fn variable_default(m: &MergedModule, v: &crate::merge::Variable) -> Option<Valu
     } else {
         crate::types::apply_defaults(&written, &defaults)
     };
-    Some(crate::types::convert(&filled, &ty).unwrap_or(written))
+    match crate::types::convert(&filled, &ty) {
+        // Typed again so that sets are in cty's order, as `show -json` prints them.
+        Ok(converted) => Some(crate::eval::Value::from_typed_json(&converted, &ty).to_json()),
+        Err(_) => Some(written),
+    }
 }
 
 fn resource_json(r: &Resource, tree: &ModuleTree, providers: &ProviderConfigs) -> Value {

@@ -10,6 +10,7 @@ mod functions;
 mod operations;
 mod parse_ref;
 mod references;
+mod set_order;
 mod value;
 
 pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};

@@ -5,7 +5,7 @@
 //!
 //! Lists, tuples and sets are kept apart, as are maps and objects, because Terraform's
 //! rules depend on the kind (`for_each` takes a map or a set, never a list). Sets are kept
-//! sorted and free of duplicates, in cty's order.
+//! free of duplicates, in cty's order.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -37,7 +37,7 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// `list(T)`
     List(Vec<Value>),
-    /// `set(T)`: sorted, without duplicates.
+    /// `set(T)`: without duplicates, in cty's order.
     Set(Vec<Value>),
     /// `{a = 1}` as written: attributes of any types.
     Object(BTreeMap<String, Value>),
@@ -55,11 +55,9 @@ impl Value {
         Value::String(s.into())
     }
 
-    /// A set built from any elements: sorted and de-duplicated.
-    pub fn set(mut items: Vec<Value>) -> Self {
-        items.sort_by(compare);
-        items.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
-        Value::Set(items)
+    /// A set built from any elements: de-duplicated, in cty's order (`set_order.rs`).
+    pub fn set(items: Vec<Value>) -> Self {
+        Value::Set(super::set_order::in_set_order(items))
     }
 
     /// A JSON value with the types of HCL literals: arrays are tuples, objects objects.
@@ -341,8 +339,9 @@ fn primitive_kind(v: &Value) -> u8 {
     }
 }
 
-/// A total order on values: cty's set order for primitives (numbers numerically, strings
-/// bytewise), then collections element by element.
+/// A total order on values, for equality and searching: numbers numerically, strings
+/// bytewise, then collections element by element. A set's order is cty's own
+/// (`set_order.rs`).
 pub fn compare(a: &Value, b: &Value) -> Ordering {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.total_cmp(y),

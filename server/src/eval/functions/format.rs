@@ -390,6 +390,11 @@ fn go_float_padded(verb: &Verb, n: f64, out: &mut String) {
     }
 }
 
+/// `big.Float.String()`: `Text('g', 10)`, which cty's set hashes write numbers with.
+pub(in crate::eval) fn big_float_string(n: f64) -> String {
+    go_float('g', Some(10), n)
+}
+
 /// `big.Float.Text(mode, precision)` for `e`, `E`, `f`, `F`, `g` and `G`; `None` is the
 /// shortest text that reads back as `n` (and 6 for `e` and `f`).
 fn go_float(mode: char, precision: Option<usize>, n: f64) -> String {

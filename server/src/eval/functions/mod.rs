@@ -39,6 +39,7 @@ use super::value::Value;
 use crate::schema::{function as builtin, Dialect, Function as Signature};
 use crate::syntax::{Expr, Span};
 use argument_errors::terraform_failure;
+pub(in crate::eval) use format::big_float_string;
 pub(in crate::eval) use parameters::conversion_error;
 use parameters::parameter_type;
 
