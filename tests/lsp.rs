@@ -48,6 +48,7 @@ fn initialize_advertises_only_what_works() {
             "referencesProvider",
             "renameProvider",
             "selectionRangeProvider",
+            "semanticTokensProvider",
             "textDocumentSync",
             "workspaceSymbolProvider"
         ],

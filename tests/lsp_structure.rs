@@ -161,3 +161,98 @@ fn workspace_symbols_are_fuzzy_matched_and_ranked() {
         Some("local.name")
     );
 }
+
+/// Decoded semantic tokens: (line, column, length, type, modifiers).
+fn decode(data: &Value) -> Vec<[u64; 5]> {
+    let flat: Vec<u64> = data
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    let (mut line, mut column) = (0, 0);
+    flat.chunks(5)
+        .map(|t| {
+            line += t[0];
+            column = if t[0] == 0 { column + t[1] } else { t[1] };
+            [line, column, t[2], t[3], t[4]]
+        })
+        .collect()
+}
+
+#[test]
+fn semantic_tokens_mark_what_an_override_replaced_and_follow_edits_by_delta() {
+    let (mut client, result) = Client::initialized(Some(&fixtures().join("demo")), json!({}));
+    let legend = &result["capabilities"]["semanticTokensProvider"]["legend"];
+    let types: Vec<&str> = legend["tokenTypes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let modifiers: Vec<&str> = legend["tokenModifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let overridden = 1 << modifiers.iter().position(|m| *m == "overridden").unwrap();
+    let (u, text) = open(&mut client, "main.tf");
+    let full = client.request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": u } }),
+    );
+    let tokens = decode(&full["data"]);
+    let word = |t: &[u64; 5]| {
+        let line = text.lines().nth(t[0] as usize).unwrap();
+        line[t[1] as usize..(t[1] + t[2]) as usize].to_string()
+    };
+    let named = |w: &str| -> Vec<(String, &str, u64)> {
+        tokens
+            .iter()
+            .filter(|t| word(t) == w)
+            .map(|t| (word(t), types[t[3] as usize], t[4]))
+            .collect()
+    };
+    // `triggers` of null_resource.web and `default` of var.replicas are replaced by
+    // override.tf; var.environment's default is in effect.
+    let triggers = named("triggers");
+    assert_eq!(triggers.len(), 1);
+    assert_eq!(triggers[0].1, "property");
+    assert_eq!(triggers[0].2 & overridden, overridden, "{triggers:?}");
+    let defaults = named("default");
+    assert_eq!(
+        defaults.iter().filter(|d| d.2 & overridden != 0).count(),
+        1,
+        "{defaults:?}"
+    );
+    assert!(named("resource").iter().all(|t| t.1 == "keyword"));
+    assert!(named("\"terraform_data\"").iter().all(|t| t.1 == "type"));
+
+    // An edit, then a delta against the first result gives the same tokens as a full one.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": u, "version": 2 },
+                "contentChanges": [{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 0 } }, "text": "# new\n" }] }),
+    );
+    let delta = client.request(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": { "uri": u }, "previousResultId": full["resultId"] }),
+    );
+    let mut data: Vec<Value> = full["data"].as_array().unwrap().clone();
+    let edits = delta["edits"]
+        .as_array()
+        .expect("a delta, not a full result");
+    assert!(!edits.is_empty());
+    for e in edits.iter().rev() {
+        let start = e["start"].as_u64().unwrap() as usize;
+        let count = e["deleteCount"].as_u64().unwrap() as usize;
+        let new: Vec<Value> = e["data"].as_array().cloned().unwrap_or_default();
+        data.splice(start..start + count, new);
+    }
+    let again = client.request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": u } }),
+    );
+    assert_eq!(Value::Array(data), again["data"]);
+}

@@ -22,6 +22,7 @@ mod navigation;
 mod plan;
 mod references;
 mod schemas;
+mod semantic_tokens;
 mod state;
 mod structure;
 pub mod transport;
@@ -92,6 +93,8 @@ pub struct Server {
     edits: broadcast::Sender<PathBuf>,
     /// Provider schemas: settings, background loads, status.
     schemas: Arc<schemas::ProviderSchemas>,
+    /// The last semantic tokens sent for each document, for deltas.
+    tokens: semantic_tokens::Results,
 }
 
 impl Server {
@@ -109,6 +112,7 @@ impl Server {
             heavy: Heavy::default(),
             edits: broadcast::Sender::new(EDITS_QUEUE),
             schemas: Arc::default(),
+            tokens: Default::default(),
         }
     }
 
@@ -139,6 +143,22 @@ impl Server {
     /// Loads the provider schemas again in the background.
     fn reload_schemas(&self, reload: schemas::Reload) {
         tokio::spawn(self.schema_load(reload));
+    }
+
+    /// The encoded semantic tokens of a document (inside `range` when given).
+    fn semantic_tokens(
+        &self,
+        uri: &Uri,
+        range: Option<Range>,
+    ) -> Result<Option<Vec<SemanticToken>>> {
+        let Some(path) = convert::path_of(uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        Ok(contain(
+            format!("semantic tokens of {}", path.display()),
+            || semantic_tokens::tokens(&self.workspace, &path, range, encoding),
+        )?)
     }
 
     /// Queues the diagnostics of the module for publishing (stale snapshots are skipped)
@@ -311,6 +331,7 @@ impl LanguageServer for Server {
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        self.tokens.forget(&params.text_document.uri);
         let Some(path) = convert::path_of(&params.text_document.uri) else {
             return;
         };
@@ -560,6 +581,52 @@ impl LanguageServer for Server {
         Ok(contain(format!("links of {}", path.display()), || {
             links::links(&self.workspace, &path, encoding)
         })?)
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri;
+        let Some(data) = self.semantic_tokens(&uri, None)? else {
+            return Ok(None);
+        };
+        let full = semantic_tokens::full(&self.tokens, &uri, data);
+        Ok(Some(SemanticTokensResult::Tokens(full)))
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        let Some(data) = self.semantic_tokens(&uri, None)? else {
+            return Ok(None);
+        };
+        let previous = params.previous_result_id;
+        Ok(Some(
+            match semantic_tokens::delta(&self.tokens, &uri, &previous, data.clone()) {
+                Some(delta) => SemanticTokensFullDeltaResult::TokensDelta(delta),
+                None => SemanticTokensFullDeltaResult::Tokens(semantic_tokens::full(
+                    &self.tokens,
+                    &uri,
+                    data,
+                )),
+            },
+        ))
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let data = self.semantic_tokens(&params.text_document.uri, Some(params.range))?;
+        Ok(data.map(|data| {
+            SemanticTokensRangeResult::Tokens(SemanticTokens {
+                result_id: None,
+                data,
+            })
+        }))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {

@@ -12,6 +12,7 @@ use super::convert;
 use crate::ide::folding::{self, FoldKind};
 use crate::ide::outline::{self, Symbol, SymbolKind as Kind};
 use crate::ide::selection;
+use crate::ide::FileInModule;
 use crate::text::{self, PositionEncoding};
 use crate::workspace::Workspace;
 
@@ -21,13 +22,10 @@ pub fn document_symbols(
     path: &Path,
     encoding: PositionEncoding,
 ) -> Option<Vec<DocumentSymbol>> {
-    let file = ws.file(path)?;
-    let merged = path.parent().and_then(|d| ws.merged(d));
-    let in_module = merged
-        .as_deref()
-        .and_then(|m| Some((m, m.file_index(path)?)));
+    let opened = FileInModule::of(ws, path)?;
+    let (file, in_module) = (&opened.file, opened.merged());
     let rope = Rope::from_str(&file.text);
-    let symbols = outline::outline(&file, in_module);
+    let symbols = outline::outline(file, in_module);
     Some(
         symbols
             .iter()
