@@ -22,6 +22,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::marks::declared_marks;
 use super::provider_functions::{namespaced, Namespaced};
 use crate::eval::{evaluate, Budget, EvalError, Scope, Value};
 use crate::merge::MergedModule;
@@ -111,6 +112,12 @@ impl<'a> WalkScope<'a> {
         let value = match ty {
             Some(ty) if ty != Type::Dynamic => Value::UnknownOf(ty),
             _ => Value::Unknown,
+        };
+        // Unknown, but marked as its declaration says, as Terraform's validate walk
+        // marks it.
+        let value = match self.module.variables.get(name) {
+            Some(v) => value.mark(declared_marks(v)),
+            None => value,
         };
         (self.variables.borrow_mut()).insert(name.to_string(), value.clone());
         value
