@@ -135,6 +135,8 @@ fn functions_mark_their_results_as_terraform_does() {
         shown_value("issensitive(sensitive(timestamp()))"),
         Value::Bool(true)
     );
+    // An unknown value may yet be sensitive (recorded with `terraform plan`).
+    assert!(!shown_value("issensitive(timestamp())").is_known());
     assert_eq!(
         shown_value("ephemeralasnull({a = var.e, b = 1})")
             .to_json()

@@ -10,6 +10,7 @@
 
 use crate::eval::marks::Marks;
 use crate::eval::value::Value;
+use crate::types::Type;
 
 /// The functions that move elements with their marks.
 const ELEMENT_WISE: &[&str] = &[
@@ -153,14 +154,19 @@ impl Marking {
             };
             return match name {
                 "sensitive" => result.mark(marks | Marks::SENSITIVE),
-                "issensitive" => Value::Bool(false),
+                // `false`, or unknown for an unknown value, which may yet be sensitive.
+                "issensitive" => result,
                 _ => result.mark(marks),
             };
         };
         match name {
             "sensitive" => arg.mark(Marks::SENSITIVE),
             "nonsensitive" => arg.without_marks(Marks::SENSITIVE),
-            "issensitive" => Value::Bool(arg.marks().contains(Marks::SENSITIVE)),
+            "issensitive" => match arg.marks().contains(Marks::SENSITIVE) {
+                true => Value::Bool(true),
+                false if !arg.is_known() => Value::UnknownOf(Type::Bool),
+                false => Value::Bool(false),
+            },
             _ => ephemeral_as_null(arg),
         }
     }
