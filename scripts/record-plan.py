@@ -12,11 +12,11 @@ folders named on the command line) this:
    directory, runs `terraform init`, `terraform plan -json -out=plan` (its diagnostics),
    `terraform show -json plan` and `terraform show -no-color plan`;
 3. writes `terraform-plan.json`, trimmed to what `tests/plan_recorded.rs` compares (each
-   resource change's address, previous_address, action_reason, actions, before, after and
-   after_unknown; the errors and warnings by summary and detail), `terraform-plan.txt`
-   (the text of `terraform show`, or of the failed plan) and, when the plan succeeded,
-   `terraform-configuration.json` (the `configuration` of `terraform show -json`, which
-   `strata merged --format json` prints).
+   resource change's address, previous_address, action_reason, actions, before, after,
+   after_unknown, before_sensitive and after_sensitive; the errors and warnings by summary
+   and detail), `terraform-plan.txt` (the text of `terraform show`, or of the failed plan)
+   and, when the plan succeeded, `terraform-configuration.json` (the `configuration` of
+   `terraform show -json`, which `strata merged --format json` prints).
 
 A fixture may hold `args`, arguments added to `terraform plan` (and to `strata plan` by the
 test), one a line, written `--var=NAME=VALUE` (both accept it), and `env`, environment
@@ -118,7 +118,14 @@ def trimmed(change):
     for key in ("previous_address", "action_reason"):
         if key in change:
             kept[key] = change[key]
-    for key in ("actions", "before", "after", "after_unknown"):
+    for key in (
+        "actions",
+        "before",
+        "after",
+        "after_unknown",
+        "before_sensitive",
+        "after_sensitive",
+    ):
         kept[key] = change["change"][key]
     return kept
 

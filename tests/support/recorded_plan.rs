@@ -30,7 +30,8 @@ pub enum Aspect {
     ActionReasons,
     /// Each change's `previous_address`.
     PreviousAddresses,
-    /// Each change's `before`, `after` and `after_unknown`.
+    /// Each change's `before`, `after` and `after_unknown` (and `before_sensitive` and
+    /// `after_sensitive` where the recording holds them).
     Values,
     /// `strata merged --format json` against `show -json`'s `configuration`.
     Configuration,
@@ -82,6 +83,10 @@ impl Aspect {
         }
     }
 }
+
+/// The fields compared only where the recording holds them (recordings made before the
+/// script kept them do not).
+const RECORDED_ONLY: &[&str] = &["before_sensitive", "after_sensitive"];
 
 /// One difference: its aspect and a description (values pretty-printed beneath it).
 #[derive(Clone, Debug)]
@@ -180,6 +185,9 @@ pub fn plan_differences(recorded: &Value, actual: &Value, code: Option<i32>) -> 
         };
         let fields: BTreeSet<&String> = their.keys().chain(our.keys()).collect();
         for field in fields {
+            if RECORDED_ONLY.contains(&field.as_str()) && !their.contains_key(field) {
+                continue;
+            }
             let (t, o) = (
                 their.get(field).unwrap_or(&Value::Null),
                 our.get(field).unwrap_or(&Value::Null),
@@ -334,8 +342,11 @@ fn strata_changes(actual: &Value) -> Changes {
                     fields.insert(key.into(), v.clone());
                 }
             }
-            for key in ["actions", "before", "after", "after_unknown"] {
-                fields.insert(key.into(), c["change"][key].clone());
+            for key in ["actions", "before", "after", "after_unknown"]
+                .iter()
+                .chain(RECORDED_ONLY)
+            {
+                fields.insert(key.to_string(), c["change"][key].clone());
             }
             Some((address, fields))
         })

@@ -8,8 +8,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::eval::Marks as ValueMarks;
 use crate::eval::{constant, references};
-use crate::merge::{Attr, MergedModule};
+use crate::merge::{Attr, MergedModule, Variable};
 use crate::syntax::{Expr, ExprKind, Span};
 
 /// Locals followed at most this deep; a longer chain counts as unmarked.
@@ -146,6 +147,19 @@ fn marked_within(m: &MergedModule, expr: &Expr, depth: usize) -> bool {
         }
         _ => false,
     }
+}
+
+/// The marks a variable's declaration puts on its value (`sensitive = true`,
+/// `ephemeral = true`).
+pub(crate) fn declared_marks(v: &Variable) -> ValueMarks {
+    let mut marks = ValueMarks::NONE;
+    if is_true(&v.sensitive) {
+        marks |= ValueMarks::SENSITIVE;
+    }
+    if is_true(&v.ephemeral) {
+        marks |= ValueMarks::EPHEMERAL;
+    }
+    marks
 }
 
 /// Whether an optional argument is the literal `true`.

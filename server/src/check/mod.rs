@@ -65,6 +65,10 @@ mod walk_parts;
 mod walk_scope;
 mod walk_values;
 
+/// The marks a variable's declaration gives its value, for the planner too.
+pub(crate) use marks::declared_marks;
+/// Terraform's refusal of a sensitive `for_each` value, at plan time too.
+pub(crate) use repetition::SENSITIVE_FOR_EACH;
 /// The root module's validation rules with the plan's values (`plan::variables`).
 pub(crate) use validations::root_at_plan as root_validations_at_plan;
 
@@ -283,12 +287,12 @@ fn walk(
     role: Role<'_>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if role == Role::Root {
-        root_outputs::check(merged, &mut out);
-    }
     let walked = evaluated::Walked::of(merged);
     // The names the walk gives, with the local values computed once for every family.
     let scope = walk_scope::WalkScope::new(merged, schemas);
+    if role == Role::Root {
+        root_outputs::check(merged, &scope, &mut out);
+    }
     contexts::check(merged, &walked, &mut out);
     walk_values::check(merged, &walked, &mut out);
     repetition::check(merged, &scope, &mut out);

@@ -11,11 +11,11 @@
 use super::marks::marked_sensitive;
 use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
-use crate::eval::{evaluate, Value};
+use crate::eval::{evaluate, Marks, Value};
 use crate::merge::{Attr, MergedModule};
 
 /// Terraform's refusal of a sensitive `for_each` value.
-const SENSITIVE_FOR_EACH: &str = "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.";
+pub(crate) const SENSITIVE_FOR_EACH: &str = "Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.";
 
 /// Code of a `count` or `for_each` value the validate walk rejects.
 pub const REPETITION: &str = "invalid-repetition";
@@ -31,7 +31,7 @@ pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagn
         }
         if let Some((attr, value)) = evaluated(scope, for_each) {
             // Checked first, known or not: the keys would expose the sensitive value.
-            if marked_sensitive(m, attr.expr()) {
+            if marked_sensitive(m, attr.expr()) || value.marks().contains(Marks::SENSITIVE) {
                 out.push(error(
                     m,
                     attr,
@@ -66,7 +66,7 @@ fn error(m: &MergedModule, attr: &Attr, summary: &str, detail: String) -> Diagno
 /// What `evaluateCountExpression` says of a known `count` value.
 fn count_problem(value: &Value) -> Option<(&'static str, String)> {
     let invalid = "Invalid count argument";
-    let number = match value {
+    let number = match value.unmarked() {
         Value::Unknown | Value::UnknownOf(_) => return None,
         Value::Null => {
             return Some((
@@ -95,7 +95,8 @@ fn count_problem(value: &Value) -> Option<(&'static str, String)> {
                 "Invalid expression value: number required.".into(),
             ))
         }
-        Value::PartialObject(_) => return None,
+        // `unmarked` leaves no marked value.
+        Value::PartialObject(_) | Value::Marked(..) => return None,
     };
     if number.fract() != 0.0 {
         return Some((invalid, "The given \"count\" argument value is unsuitable: value must be a whole number, between -9223372036854775808 and 9223372036854775807.".into()));
@@ -117,8 +118,14 @@ fn for_each_problem(value: &Value) -> Option<(&'static str, String)> {
             format!("{unsuitable}: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {ty}."),
         ))
     };
+    let value = value.unmarked();
     match value {
-        Value::Unknown | Value::UnknownOf(_) | Value::Object(_) | Value::Map(_) | Value::PartialObject(_) => None,
+        Value::Unknown
+        | Value::UnknownOf(_)
+        | Value::Object(_)
+        | Value::Map(_)
+        | Value::PartialObject(_)
+        | Value::Marked(..) => None,
         Value::Null => Some((
             "Invalid for_each argument",
             format!("{unsuitable}: the given \"for_each\" argument value is null. A map, or set of strings is allowed."),

@@ -1,19 +1,24 @@
 //! What a root module's outputs may not do (`internal/terraform/node_output.go`): be
 //! ephemeral (`Ephemeral output not allowed`), or depend on a sensitive value without
-//! being marked `sensitive = true` (`Output refers to sensitive values`; which values are
-//! sensitive is `marks.rs`'s to say). A child module's sensitive output does not count:
-//! `terraform validate` leaves module outputs unknown and unmarked (recorded in
-//! fixtures/validate/outputs-sensitive). Each module is checked as the root module, as
-//! `terraform validate` run in its directory does.
+//! being marked `sensitive = true` (`Output refers to sensitive values`): the value as
+//! the validate walk evaluates it (`walk_scope.rs`: sensitive variables unknown and
+//! marked) holds a sensitive mark anywhere; where Strata cannot evaluate it, where
+//! `marks.rs` finds a sensitive reference. A child module's sensitive output does not
+//! count: `terraform validate` leaves module outputs unknown and unmarked (recorded in
+//! fixtures/validate/outputs-sensitive; what functions keep of the marks of unknown
+//! values in fixtures/validate/outputs-sensitive-functions). Each module is checked as
+//! the root module, as `terraform validate` run in its directory does.
 
 use super::marks::{is_true, Mark, Marks};
+use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
+use crate::eval::{evaluate, Marks as ValueMarks};
 use crate::merge::MergedModule;
 
 /// Code of a root output that is ephemeral or exposes sensitive values.
 pub const SENSITIVE_OUTPUT: &str = "root-output";
 
-pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagnostic>) {
     let mut marks = Marks::default();
     for o in m.outputs.values() {
         if is_true(&o.ephemeral) {
@@ -31,7 +36,11 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let Some(value) = &o.value else { continue };
-        if !marks.carries(m, value.expr(), Mark::Sensitive) {
+        let sensitive = match evaluate(value.expr(), scope) {
+            Ok(v) => v.deep_marks().contains(ValueMarks::SENSITIVE),
+            Err(_) => marks.carries(m, value.expr(), Mark::Sensitive),
+        };
+        if !sensitive {
             continue;
         }
         out.push(at(

@@ -5,7 +5,9 @@
 //! `terraform` are unknown to Strata here; local values are computed from their
 //! expressions. A local that fails or refers to itself is unknown (its own error is
 //! reported where it is declared). Files are not read: what a file function returns is
-//! unknown.
+//! unknown. A variable declared sensitive or ephemeral is unknown and marked so, as
+//! Terraform marks it. Locals are computed deepest first (`settle`), so a long chain of
+//! them never nests one evaluation per link.
 //!
 //! The one exception Terraform makes, a variable's own validation rules seeing the value
 //! it was given (`evalVariableValidations`), is `WalkScope::with_variable`.
@@ -19,11 +21,12 @@
 //! module's many. Once it is spent, evaluations fail with the budget's error, which is
 //! never reported as Terraform's, so what is left is not analysed.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::marks::declared_marks;
 use super::provider_functions::{namespaced, Namespaced};
-use crate::eval::{evaluate, Budget, EvalError, Scope, Value};
+use crate::eval::{evaluate, references, Budget, EvalError, Scope, Value};
 use crate::merge::MergedModule;
 use crate::schema::{ProviderFunction, ProviderSchemaSource};
 use crate::syntax::Span;
@@ -36,6 +39,8 @@ pub struct WalkScope<'a> {
     schemas: &'a dyn ProviderSchemaSource,
     locals: RefCell<HashMap<String, Value>>,
     computing: RefCell<HashSet<String>>,
+    /// Whether `settle` is computing locals (each then needs no settling of its own).
+    settling: Cell<bool>,
     /// The value of each variable looked up so far (reading its type is not free).
     variables: RefCell<HashMap<String, Value>>,
     /// The variable whose validation rules are evaluated, with its value.
@@ -52,6 +57,7 @@ impl<'a> WalkScope<'a> {
             schemas,
             locals: RefCell::default(),
             computing: RefCell::default(),
+            settling: Cell::new(false),
             variables: RefCell::default(),
             validated: None,
             budget: Budget::default(),
@@ -112,6 +118,12 @@ impl<'a> WalkScope<'a> {
             Some(ty) if ty != Type::Dynamic => Value::UnknownOf(ty),
             _ => Value::Unknown,
         };
+        // Unknown, but marked as its declaration says, as Terraform's validate walk
+        // marks it.
+        let value = match self.module.variables.get(name) {
+            Some(v) => value.mark(declared_marks(v)),
+            None => value,
+        };
         (self.variables.borrow_mut()).insert(name.to_string(), value.clone());
         value
     }
@@ -123,6 +135,12 @@ impl<'a> WalkScope<'a> {
         let Some(local) = self.module.locals.get(name) else {
             return Value::Unknown;
         };
+        if !self.settling.get() && self.computing.borrow().is_empty() {
+            self.settle(name);
+            if let Some(v) = self.locals.borrow().get(name) {
+                return v.clone();
+            }
+        }
         if !self.computing.borrow_mut().insert(name.to_string()) {
             return Value::Unknown;
         }
@@ -132,6 +150,41 @@ impl<'a> WalkScope<'a> {
             .borrow_mut()
             .insert(name.to_string(), value.clone());
         value
+    }
+}
+
+impl WalkScope<'_> {
+    /// Computes the locals `name` needs before it, deepest first, with an explicit work
+    /// stack: each evaluation then finds the locals it refers to computed, and a long
+    /// chain of locals never nests one evaluation inside the other (which would overflow
+    /// the stack).
+    fn settle(&self, name: &str) {
+        self.settling.set(true);
+        let mut stack = vec![(name.to_string(), false)];
+        let mut seen = HashSet::new();
+        while let Some((next, needs_done)) = stack.pop() {
+            if self.locals.borrow().contains_key(&next) {
+                continue;
+            }
+            if needs_done {
+                // One level deep: what it refers to is computed (or part of a cycle).
+                self.local(&next);
+                continue;
+            }
+            let Some(local) = self.module.locals.get(&next) else {
+                continue;
+            };
+            if !seen.insert(next.clone()) {
+                continue;
+            }
+            stack.push((next, true));
+            for reference in references(local.value.expr()) {
+                if let Some(needed) = reference.subject.strip_prefix("local.") {
+                    stack.push((needed.to_string(), false));
+                }
+            }
+        }
+        self.settling.set(false);
     }
 }
 

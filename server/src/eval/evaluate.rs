@@ -1,6 +1,11 @@
 //! Evaluation of an expression to a `Value` in a scope, as HCL evaluates it for Terraform:
 //! operators, conditionals, templates and directives, `for` expressions, splats, indexes
-//! and function calls. Unknown values propagate; nothing is guessed.
+//! and function calls. Unknown values propagate; nothing is guessed. Marks (`marks.rs`)
+//! travel as HCL carries them: an operation's result carries its operands' marks, an
+//! index or attribute of a marked collection carries the collection's, a conditional's
+//! result its condition's, a template's string every interpolated value's, and a `for`
+//! expression's result its collection's, conditions' and keys' marks (each element
+//! keeps its own).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -11,6 +16,7 @@ use crate::limits::MAX_STRING_BYTES;
 
 use super::budget::{bytes, string_too_long, Budget, Steps};
 use super::functions;
+use super::marks::Marks;
 use super::operations::{binary, get_attr, inconsistent_results, index, unary, unknown_of};
 use super::value::Value;
 use crate::schema::ProviderFunction;
@@ -222,11 +228,15 @@ impl Evaluator<'_> {
             ExprKind::Object(items) => {
                 let mut map = BTreeMap::new();
                 let mut unknown_key = false;
+                // A key cannot carry a mark: the object does.
+                let mut marks = Marks::NONE;
                 for (k, v) in items {
                     let key = match &k.kind {
                         ExprKind::Variable(id) => Value::String(id.name.to_string()),
                         _ => self.expr(k)?,
                     };
+                    let (key, key_marks) = key.unmark_deep();
+                    marks |= key_marks;
                     let value = self.expr(v)?;
                     match key {
                         key if !key.is_known() => unknown_key = true,
@@ -246,17 +256,28 @@ impl Evaluator<'_> {
                     Value::Unknown
                 } else {
                     Value::Object(map)
-                })
+                }
+                .mark(marks))
             }
             ExprKind::Conditional(parts) => self.conditional(parts),
             ExprKind::Unary { op, expr } => {
-                let v = self.expr(expr)?;
-                unary(op, v, expr.span, span)
+                let (v, marks) = self.expr(expr)?.unmark_deep();
+                // go-cty's `Not` and `Negate` take no unknown operand: their unknown
+                // result is unmarked (recorded with `terraform validate`).
+                let marks = if v.is_known() { marks } else { Marks::NONE };
+                unary(op, v, expr.span, span).map(|r| r.mark(marks))
             }
             ExprKind::Binary { op, operands } => {
-                let a = self.expr(&operands[0])?;
-                let b = self.expr(&operands[1])?;
-                binary(op, a, b, [operands[0].span, operands[1].span], span)
+                let (a, a_marks) = self.expr(&operands[0])?.unmark_deep();
+                let (b, b_marks) = self.expr(&operands[1])?.unmark_deep();
+                // So do `And` and `Or`; the other operators keep the marks.
+                let short_circuit = matches!(&**op, "&&" | "||") && !(a.is_known() && b.is_known());
+                let marks = if short_circuit {
+                    Marks::NONE
+                } else {
+                    a_marks | b_marks
+                };
+                binary(op, a, b, [operands[0].span, operands[1].span], span).map(|r| r.mark(marks))
             }
             ExprKind::Parens(inner) => self.expr(inner),
             ExprKind::For(f) => self.for_expr(f, span),
@@ -282,7 +303,7 @@ impl Evaluator<'_> {
                 ));
             }
         }
-        let condition = self.expr(&parts[0])?;
+        let (condition, marks) = self.expr(&parts[0])?.unmark_deep();
         if condition.is_null() {
             return Err(EvalError::new(
                 "Null condition",
@@ -291,11 +312,11 @@ impl Evaluator<'_> {
             ));
         }
         if !condition.is_known() {
-            return Ok(Value::Unknown);
+            return Ok(Value::Unknown.mark(marks));
         }
         match condition.to_bool() {
-            Some(true) => when_true,
-            Some(false) => when_false,
+            Some(true) => when_true.map(|v| v.mark(marks)),
+            Some(false) => when_false.map(|v| v.mark(marks)),
             None => Err(EvalError::new(
                 "Incorrect condition type",
                 "The condition expression must be of type bool.",
@@ -368,22 +389,26 @@ impl Evaluator<'_> {
                         id.span.start.saturating_sub(1) as usize,
                         id.span.end as usize,
                     );
-                    get_attr(value, &id.name, step)?
+                    let (value, marks) = value.unmark();
+                    get_attr(value, &id.name, step)?.mark(marks)
                 }
                 TraversalStep::Index(e) => {
-                    let key = self.expr(e)?;
+                    let (key, key_marks) = self.expr(e)?.unmark_deep();
                     let step = Span::new(
                         e.span.start.saturating_sub(1) as usize,
                         e.span.end as usize + 1,
                     );
-                    index(value, &key, step)?
+                    let (value, marks) = value.unmark();
+                    index(value, &key, step)?.mark(marks | key_marks)
                 }
                 TraversalStep::LegacyIndex(n, span) => {
-                    index(value, &Value::Number(*n as f64), *span)?
+                    let (value, marks) = value.unmark();
+                    index(value, &Value::Number(*n as f64), *span)?.mark(marks)
                 }
                 TraversalStep::AttrSplat(_) | TraversalStep::FullSplat(_) => {
                     let rest = &steps[i + 1..];
-                    return match value {
+                    let (value, marks) = value.unmark();
+                    let result = match value {
                         // HCL still evaluates the rest on an unknown element of the type.
                         Value::UnknownOf(Type::List(element) | Type::Set(element)) => {
                             self.steps(unknown_of(*element), rest)?;
@@ -406,6 +431,7 @@ impl Evaluator<'_> {
                             None => Ok(Value::Tuple(vec![self.steps(v, rest)?])),
                         },
                     };
+                    return result.map(|v| v.mark(marks));
                 }
             };
         }
@@ -413,9 +439,9 @@ impl Evaluator<'_> {
     }
 
     fn for_expr(&mut self, f: &ForExpr, span: Span) -> Result<Value, EvalError> {
-        let collection = self.expr(&f.collection)?;
+        let (collection, mut marks) = self.expr(&f.collection)?.unmark();
         let Some(pairs) = iteration_pairs(&collection, f.collection.span)? else {
-            return Ok(Value::Unknown);
+            return Ok(Value::Unknown.mark(marks));
         };
         let mut tuple = Vec::new();
         let mut object: BTreeMap<String, Value> = BTreeMap::new();
@@ -431,10 +457,10 @@ impl Evaluator<'_> {
             let result =
                 self.for_item(f, &mut tuple, &mut object, &mut grouped, &mut unknown, span);
             self.bindings.truncate(depth);
-            result?;
+            marks |= result?;
         }
         if unknown {
-            return Ok(Value::Unknown);
+            return Ok(Value::Unknown.mark(marks));
         }
         Ok(match &f.key {
             None => Value::Tuple(tuple),
@@ -445,9 +471,12 @@ impl Evaluator<'_> {
                     .collect(),
             ),
             Some(_) => Value::Object(object),
-        })
+        }
+        .mark(marks))
     }
 
+    /// One element of a `for` expression; returns the marks of its condition and key,
+    /// which the whole result carries.
     fn for_item(
         &mut self,
         f: &ForExpr,
@@ -456,16 +485,19 @@ impl Evaluator<'_> {
         grouped: &mut BTreeMap<String, Vec<Value>>,
         unknown: &mut bool,
         span: Span,
-    ) -> Result<(), EvalError> {
+    ) -> Result<Marks, EvalError> {
+        let mut marks = Marks::NONE;
         if let Some(condition) = &f.condition {
-            match self.expr(condition)? {
+            let (c, condition_marks) = self.expr(condition)?.unmark_deep();
+            marks = condition_marks;
+            match c {
                 c if !c.is_known() => {
                     *unknown = true;
-                    return Ok(());
+                    return Ok(marks);
                 }
                 c => match c.to_bool() {
                     Some(true) => {}
-                    Some(false) => return Ok(()),
+                    Some(false) => return Ok(marks),
                     None => {
                         return Err(EvalError::new(
                             "Invalid 'for' condition",
@@ -479,12 +511,14 @@ impl Evaluator<'_> {
         let value = self.expr(&f.value)?;
         let Some(key_expr) = &f.key else {
             tuple.push(value);
-            return Ok(());
+            return Ok(marks);
         };
-        let key = match self.expr(key_expr)? {
+        let (key, key_marks) = self.expr(key_expr)?.unmark_deep();
+        marks |= key_marks;
+        let key = match key {
             k if !k.is_known() => {
                 *unknown = true;
-                return Ok(());
+                return Ok(marks);
             }
             k => k.to_text().ok_or_else(|| {
                 EvalError::new(
@@ -510,26 +544,31 @@ impl Evaluator<'_> {
                 }
             }
         }
-        Ok(())
+        Ok(marks)
     }
 
     fn template(&mut self, parts: &[TemplatePart]) -> Result<Value, EvalError> {
         let mut out = String::new();
         let mut unknown = false;
-        self.template_into(parts, &mut out, &mut unknown)?;
+        let mut marks = Marks::NONE;
+        self.template_into(parts, &mut out, &mut unknown, &mut marks)?;
         self.work.take(bytes(out.len()), part_span(parts))?;
         Ok(if unknown {
             Value::Unknown
         } else {
             Value::String(out)
-        })
+        }
+        .mark(marks))
     }
 
+    /// Writes a template's parts into `out`, gathering the marks of every value it
+    /// reads into `marks`.
     fn template_into(
         &mut self,
         parts: &[TemplatePart],
         out: &mut String,
         unknown: &mut bool,
+        marks: &mut Marks,
     ) -> Result<(), EvalError> {
         for part in parts {
             if out.len() > MAX_STRING_BYTES {
@@ -538,7 +577,8 @@ impl Evaluator<'_> {
             match part {
                 TemplatePart::Literal(s) => out.push_str(s),
                 TemplatePart::Interpolation(e) => {
-                    let v = self.expr(e)?;
+                    let (v, value_marks) = self.expr(e)?.unmark_deep();
+                    *marks |= value_marks;
                     if v.is_null() {
                         return Err(EvalError::new(
                             "Invalid template interpolation value",
@@ -567,27 +607,32 @@ impl Evaluator<'_> {
                     condition,
                     then,
                     otherwise,
-                } => match self.expr(condition)? {
-                    c if !c.is_known() => *unknown = true,
-                    c => match c.to_bool() {
-                        Some(true) => self.template_into(then, out, unknown)?,
-                        Some(false) => self.template_into(otherwise, out, unknown)?,
-                        None => {
-                            return Err(EvalError::new(
-                                "Invalid template if condition",
-                                "The template if condition must be of type bool.",
-                                condition.span,
-                            ))
-                        }
-                    },
-                },
+                } => {
+                    let (c, condition_marks) = self.expr(condition)?.unmark_deep();
+                    *marks |= condition_marks;
+                    match c {
+                        c if !c.is_known() => *unknown = true,
+                        c => match c.to_bool() {
+                            Some(true) => self.template_into(then, out, unknown, marks)?,
+                            Some(false) => self.template_into(otherwise, out, unknown, marks)?,
+                            None => {
+                                return Err(EvalError::new(
+                                    "Invalid template if condition",
+                                    "The template if condition must be of type bool.",
+                                    condition.span,
+                                ))
+                            }
+                        },
+                    }
+                }
                 TemplatePart::For {
                     key_var,
                     value_var,
                     collection,
                     body,
                 } => {
-                    let value = self.expr(collection)?;
+                    let (value, collection_marks) = self.expr(collection)?.unmark();
+                    *marks |= collection_marks;
                     let Some(pairs) = iteration_pairs(&value, collection.span)? else {
                         *unknown = true;
                         continue;
@@ -599,7 +644,7 @@ impl Evaluator<'_> {
                             self.bindings.push((key_var.name.to_string(), k));
                         }
                         self.bindings.push((value_var.name.to_string(), v));
-                        let result = self.template_into(body, out, unknown);
+                        let result = self.template_into(body, out, unknown, marks);
                         self.bindings.truncate(depth);
                         result?;
                     }

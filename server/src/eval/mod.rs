@@ -7,6 +7,7 @@ mod conform;
 mod constant;
 mod evaluate;
 mod functions;
+mod marks;
 mod operations;
 mod parse_ref;
 mod references;
@@ -17,9 +18,13 @@ pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
 pub use conform::conform;
 pub use constant::{constant, json_literal};
 pub use evaluate::{evaluate, EvalError, Scope};
+pub use marks::{MarkedPaths, Marks, PathStep};
 pub use parse_ref::RefError;
 pub use references::{
     parse_references, parse_references_within, parse_traversals, reference_at, references,
     Reference, Traversal,
 };
 pub use value::{compare, format_number, friendly_name, Value};
+
+#[cfg(test)]
+mod marks_tests;

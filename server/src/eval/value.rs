@@ -1,7 +1,9 @@
 //! Values as Terraform's evaluator sees them: cty values with their collection kinds and
 //! with unknown values ("known after apply"), untyped or, where Terraform knows it, of a
-//! type (an input variable's type constraint at validate time). Sensitivity marks are not
-//! tracked.
+//! type (an input variable's type constraint at validate time), and with the marks
+//! (sensitive, ephemeral) that travel with values (`marks.rs`). The accessors below look
+//! through a value's own marks; operations that must carry them take them off and put
+//! them back themselves.
 //!
 //! Lists, tuples and sets are kept apart, as are maps and objects, because Terraform's
 //! rules depend on the kind (`for_each` takes a map or a set, never a list). Sets are kept
@@ -13,6 +15,7 @@ use std::fmt;
 
 use serde_json::Value as Json;
 
+use super::marks::Marks;
 use crate::types::Type;
 
 /// A value, possibly unknown or containing unknowns.
@@ -47,6 +50,8 @@ pub enum Value {
     /// attributes it holds are known, and any other attribute the provider computes is
     /// unknown (reading one gives an unknown value, never an error).
     PartialObject(BTreeMap<String, Value>),
+    /// A value with marks (never itself a marked value: marks merge).
+    Marked(Box<Value>, Marks),
 }
 
 impl Value {
@@ -55,9 +60,19 @@ impl Value {
         Value::String(s.into())
     }
 
-    /// A set built from any elements: de-duplicated, in cty's order (`set_order.rs`).
+    /// A set built from any elements: de-duplicated, in cty's order (`set_order.rs`); the
+    /// elements' marks move to the set, as cty's `SetVal` moves them.
     pub fn set(items: Vec<Value>) -> Self {
-        Value::Set(super::set_order::in_set_order(items))
+        let mut marks = Marks::NONE;
+        let items: Vec<Value> = items
+            .into_iter()
+            .map(|v| {
+                let (v, m) = v.unmark_deep();
+                marks |= m;
+                v
+            })
+            .collect();
+        Value::Set(super::set_order::in_set_order(items)).mark(marks)
     }
 
     /// A JSON value with the types of HCL literals: arrays are tuples, objects objects.
@@ -124,6 +139,7 @@ impl Value {
             Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => {
                 Json::Object(map.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
             }
+            Value::Marked(inner, _) => inner.to_json(),
         }
     }
 
@@ -140,6 +156,7 @@ impl Value {
             Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
                 Json::Array(items.iter().map(Value::known_json).collect())
             }
+            Value::Marked(inner, _) => inner.known_json(),
             other => other.to_json(),
         }
     }
@@ -160,13 +177,14 @@ impl Value {
             Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
                 Json::Array(items.iter().map(Value::unknown_json).collect())
             }
+            Value::Marked(inner, _) => inner.unknown_json(),
             _ => Json::Bool(false),
         }
     }
 
     /// Whether the value itself is known (its elements may not be).
     pub fn is_known(&self) -> bool {
-        !matches!(self, Value::Unknown | Value::UnknownOf(_))
+        !matches!(self.unmarked(), Value::Unknown | Value::UnknownOf(_))
     }
 
     /// Whether the value and everything in it is known.
@@ -178,18 +196,19 @@ impl Value {
             }
             Value::Object(map) | Value::Map(map) => map.values().all(Value::is_wholly_known),
             Value::PartialObject(_) => false,
+            Value::Marked(inner, _) => inner.is_wholly_known(),
             _ => true,
         }
     }
 
     /// Whether the value is `null`.
     pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null)
+        matches!(self.unmarked(), Value::Null)
     }
 
     /// The elements of a list, tuple or set.
     pub fn elements(&self) -> Option<&[Value]> {
-        match self {
+        match self.unmarked() {
             Value::Tuple(items) | Value::List(items) | Value::Set(items) => Some(items),
             _ => None,
         }
@@ -198,7 +217,7 @@ impl Value {
     /// The attributes of an object or the elements of a map (for a partial object, the
     /// attributes known to exist).
     pub fn attributes(&self) -> Option<&BTreeMap<String, Value>> {
-        match self {
+        match self.unmarked() {
             Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Some(map),
             _ => None,
         }
@@ -206,7 +225,7 @@ impl Value {
 
     /// The string, for a string.
     pub fn as_str(&self) -> Option<&str> {
-        match self {
+        match self.unmarked() {
             Value::String(s) => Some(s),
             _ => None,
         }
@@ -214,7 +233,7 @@ impl Value {
 
     /// A primitive as a string, as templates and string parameters convert it.
     pub fn to_text(&self) -> Option<String> {
-        match self {
+        match self.unmarked() {
             Value::String(s) => Some(s.clone()),
             Value::Number(n) => Some(format_number(*n)),
             Value::Bool(b) => Some(b.to_string()),
@@ -224,7 +243,7 @@ impl Value {
 
     /// A number, or a string that reads as one, as number parameters convert it.
     pub fn to_number(&self) -> Option<f64> {
-        match self {
+        match self.unmarked() {
             Value::Number(n) => Some(*n),
             Value::String(s) => s.trim().parse().ok().filter(|f: &f64| f.is_finite()),
             _ => None,
@@ -233,7 +252,7 @@ impl Value {
 
     /// A bool, or the strings go-cty converts to one (`"true"`, `"false"`, `"1"`, `"0"`).
     pub fn to_bool(&self) -> Option<bool> {
-        match self {
+        match self.unmarked() {
             Value::Bool(b) => Some(*b),
             Value::String(s) if s == "true" || s == "1" => Some(true),
             Value::String(s) if s == "false" || s == "0" => Some(false),
@@ -262,6 +281,7 @@ impl Value {
                 "map of {}",
                 element(&map.values().cloned().collect::<Vec<_>>())
             ),
+            Value::Marked(inner, _) => inner.type_name(),
         }
     }
 
@@ -300,6 +320,7 @@ impl Value {
                     })
                     .collect(),
             ),
+            Value::Marked(inner, _) => inner.ty(),
         }
     }
 
@@ -315,6 +336,7 @@ impl Value {
                 Value::Object(map.into_iter().map(|(k, v)| (k, v.untyped())).collect())
             }
             Value::Map(map) => Value::Map(map.into_iter().map(|(k, v)| (k, v.untyped())).collect()),
+            Value::Marked(inner, marks) => inner.untyped().mark(marks),
             other => other,
         }
     }
@@ -328,7 +350,7 @@ impl Value {
 
 /// Which family a value belongs to, for equality: numbers never equal strings.
 fn primitive_kind(v: &Value) -> u8 {
-    match v {
+    match v.unmarked() {
         Value::Null => 0,
         Value::Unknown | Value::UnknownOf(_) => 1,
         Value::Bool(_) => 2,
@@ -336,6 +358,7 @@ fn primitive_kind(v: &Value) -> u8 {
         Value::String(_) => 4,
         Value::Tuple(_) | Value::List(_) | Value::Set(_) => 5,
         Value::Object(_) | Value::Map(_) | Value::PartialObject(_) => 6,
+        Value::Marked(inner, _) => primitive_kind(inner),
     }
 }
 
@@ -343,7 +366,7 @@ fn primitive_kind(v: &Value) -> u8 {
 /// bytewise, then collections element by element. A set's order is cty's own
 /// (`set_order.rs`).
 pub fn compare(a: &Value, b: &Value) -> Ordering {
-    match (a, b) {
+    match (a.unmarked(), b.unmarked()) {
         (Value::Number(x), Value::Number(y)) => x.total_cmp(y),
         (Value::String(x), Value::String(y)) => x.cmp(y),
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
@@ -431,6 +454,8 @@ impl fmt::Display for Value {
                 }
                 f.write_str("}")
             }
+            Value::Marked(inner, marks) if !marks.contains(Marks::SENSITIVE) => inner.fmt(f),
+            Value::Marked(..) => f.write_str("(sensitive value)"),
         }
     }
 }

@@ -89,10 +89,10 @@ impl Planner<'_> {
             deposed: o.instance.deposed.clone(),
             action,
             reason,
-            before: Some(decode_prior(
-                &o.addr.resource.type_name,
-                &o.instance.attributes,
-            )),
+            before: Some(
+                decode_prior(&o.addr.resource.type_name, &o.instance.attributes)
+                    .mark_with_paths(&o.instance.sensitive_paths),
+            ),
             after: None,
             replace_paths: Vec::new(),
             caveat: None,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::render_values::{attribute_type, render};
+use super::render_values::{attribute_type, render, sensitivity_warning};
 use super::{Action, Plan, PlanDiagnostic, ResourceChange};
 use crate::eval::Value;
 use crate::module::Dialect;
@@ -94,6 +94,17 @@ fn change_json(c: &ResourceChange) -> Json {
                 other => other,
             }),
     );
+    // Where each side is sensitive (`SensitiveAsBool`); `false` for a side that does not
+    // exist.
+    for (key, side) in [
+        ("before_sensitive", &c.before),
+        ("after_sensitive", &c.after),
+    ] {
+        let shape = side
+            .as_ref()
+            .map_or(Json::Bool(false), Value::sensitive_json);
+        change.insert(key.into(), shape);
+    }
     if !c.replace_paths.is_empty() {
         let paths: Vec<Json> = c.replace_paths.iter().map(|p| json!([p])).collect();
         change.insert("replace_paths".into(), Json::Array(paths));
@@ -300,7 +311,9 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
         .collect();
     keys.sort();
     keys.dedup();
-    let mut lines: Vec<(String, &str, String)> = Vec::new();
+    // Each shown attribute: name, symbol, value text, and the warning above it.
+    type Line = (String, &'static str, String, Option<[String; 2]>);
+    let mut lines: Vec<Line> = Vec::new();
     let mut hidden = 0;
     for key in keys {
         let (old, new) = (b.get(key), a.get(key));
@@ -341,7 +354,11 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
                 Some((first, rest)) => format!("{first}{forces}\n{rest}"),
                 None => format!("{text}{forces}"),
             };
-            lines.push((key.clone(), sym, text));
+            let warning = match (old, new) {
+                (Some(o), Some(n)) => sensitivity_warning(o, n),
+                _ => None,
+            };
+            lines.push((key.clone(), sym, text, warning));
         }
     }
     // Aligned over every attribute with a value, shown or not, as Terraform aligns them.
@@ -351,11 +368,14 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
         .filter(|(k, v)| !v.is_null() && !c.blocks.contains(k))
         .map(|(k, _)| k.len());
     let width = match c.action {
-        Action::Delete | Action::Forget => lines.iter().map(|(k, _, _)| k.len()).max(),
+        Action::Delete | Action::Forget => lines.iter().map(|(k, ..)| k.len()).max(),
         _ => valued.max(),
     };
     let width = width.unwrap_or(0);
-    for (key, sym, text) in lines {
+    for (key, sym, text, warning) in lines {
+        for line in warning.into_iter().flatten() {
+            let _ = writeln!(out, "      {line}");
+        }
         let _ = writeln!(out, "      {sym} {key:<width$} = {text}");
     }
     if hidden > 0 {

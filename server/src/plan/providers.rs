@@ -247,7 +247,8 @@ pub fn propose(
     };
     // terraform_data's update plans `output` unknown whenever `input` changed, even to null.
     if type_name == "terraform_data" && changed_args.iter().any(|a| a == "input") {
-        after.insert("output".into(), Value::Unknown);
+        let input = configured.get("input").unwrap_or(&Value::Null);
+        after.insert("output".into(), unknown_like(input));
     }
     let changed = !changed_args.is_empty();
     Proposal {
@@ -344,7 +345,19 @@ pub fn propose_replacement(
 fn computed_copy(input: Option<&Value>) -> Value {
     match input {
         None | Some(Value::Null) => Value::Null,
-        Some(_) => Value::Unknown,
+        Some(input) => unknown_like(input),
+    }
+}
+
+/// An unknown value of the type of `value`, as `terraform_data` plans `output`
+/// (`cty.UnknownVal(input.Type())`): typed where the type is a collection's or an
+/// object's, whose shape `after_sensitive` shows (`{}`, `[]`).
+fn unknown_like(value: &Value) -> Value {
+    match value.ty() {
+        ty @ (Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Tuple(_) | Type::Object(_)) => {
+            Value::UnknownOf(ty)
+        }
+        _ => Value::Unknown,
     }
 }
 

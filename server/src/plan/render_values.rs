@@ -13,12 +13,15 @@
 //!   element before and after each change for context; a set's elements are added,
 //!   removed or unchanged;
 //! - `-> null` ends only the outermost value of a removal, `(known after apply)` stands
-//!   for an unknown value, `old -> new` for a changed primitive.
+//!   for an unknown value, `old -> new` for a changed primitive;
+//! - a value sensitive before or after is `(sensitive value)`, whatever it holds, and an
+//!   update that makes it sensitive or no longer sensitive says so above its line
+//!   (`sensitivity_warning`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::eval::Value;
+use crate::eval::{Marks, Value};
 use crate::schema::{AttributeSchema, ValueType};
 
 /// The change symbol of a value's line (`+`, `-`, `~`, or a space when unchanged).
@@ -39,6 +42,34 @@ pub(super) fn render(old: &Value, new: &Value, at: usize, ty: Option<&ValueType>
     let mut out = String::new();
     Renderer { show_all: false }.value(&mut out, old, new, at, false, ty);
     out
+}
+
+/// Whether a value is marked sensitive.
+fn sensitive(v: &Value) -> bool {
+    v.marks().contains(Marks::SENSITIVE)
+}
+
+/// The comment Terraform writes above an updated value that becomes sensitive or stops
+/// being sensitive (none for a value created or removed).
+pub(super) fn sensitivity_warning(old: &Value, new: &Value) -> Option<[String; 2]> {
+    if old.is_null() || new.is_null() || sensitive(old) == sensitive(new) {
+        return None;
+    }
+    let (first, second) = match sensitive(new) {
+        true => (
+            "# Warning: this attribute value will be marked as sensitive and will not",
+            "# display in UI output after applying this change.",
+        ),
+        false => (
+            "# Warning: this attribute value will no longer be marked as sensitive",
+            "# after applying this change.",
+        ),
+    };
+    let same = match old.unmarked() == new.unmarked() {
+        true => " The value is unchanged.",
+        false => "",
+    };
+    Some([first.to_string(), format!("{second}{same}")])
 }
 
 /// The type of an attribute's value, nested attribute types included.
@@ -105,6 +136,12 @@ impl Renderer {
         } else {
             ""
         };
+        if sensitive(old) || sensitive(new) {
+            out.push_str("(sensitive value)");
+            out.push_str(null_suffix);
+            return;
+        }
+        let (old, new) = (old.unmarked(), new.unmarked());
         if is_unknown(new) {
             if !old.is_null() {
                 self.value(out, old, &Value::Null, at, true, ty);
@@ -285,6 +322,9 @@ impl Renderer {
             let object = matches!(inner_ty, Some(ValueType::Object { .. }))
                 || (inner_ty.is_none() && matches!(n, Value::Object(_)));
             let comma = if map && object { "," } else { "" };
+            for line in sensitivity_warning(o, n).into_iter().flatten() {
+                let _ = writeln!(out, "{}{line}", pad(child));
+            }
             let _ = write!(out, "{}{sym} {:<width$} = ", pad(child), name(key));
             self.value(out, o, n, child, inner, inner_ty);
             let _ = writeln!(out, "{comma}");

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::eval::{MarkedPaths, Marks, PathStep};
 use crate::merge::strip_instance_keys;
 use crate::text::read::{read_bounded, ReadError};
 
@@ -152,6 +153,9 @@ pub struct StateInstance {
     pub create_before_destroy: bool,
     /// OpenTofu's `skip_destroy` (set from `lifecycle { destroy = false }`).
     pub skip_destroy: bool,
+    /// Where its attributes are sensitive (`sensitive_attributes`; a path Strata cannot
+    /// read is left out).
+    pub sensitive_paths: MarkedPaths,
 }
 
 impl StateResource {
@@ -244,6 +248,8 @@ struct RawInstance {
     create_before_destroy: bool,
     #[serde(default)]
     skip_destroy: bool,
+    #[serde(default)]
+    sensitive_attributes: Vec<Value>,
 }
 
 /// The format version, read as Terraform sniffs it (into a Go `*uint64`): an error in
@@ -384,9 +390,35 @@ fn resource(file: &str, r: RawResource) -> Result<StateResource, StateError> {
                 .collect(),
             create_before_destroy: i.create_before_destroy,
             skip_destroy: i.skip_destroy,
+            sensitive_paths: i
+                .sensitive_attributes
+                .iter()
+                .filter_map(sensitive_path)
+                .map(|path| (path, Marks::SENSITIVE))
+                .collect(),
         });
     }
     Ok(out)
+}
+
+/// One path of `sensitive_attributes` as Terraform writes it: steps
+/// `{"type": "get_attr", "value": "input"}` and `{"type": "index", "value": {"value": 0,
+/// "type": "number"}}`.
+fn sensitive_path(path: &Value) -> Option<Vec<PathStep>> {
+    path.as_array()?
+        .iter()
+        .map(
+            |step| match (step.get("type")?.as_str()?, step.get("value")?) {
+                ("get_attr", Value::String(name)) => Some(PathStep::Key(name.clone())),
+                ("index", key) => match key.get("value")? {
+                    Value::String(k) => Some(PathStep::Key(k.clone())),
+                    Value::Number(n) => Some(PathStep::Index(usize::try_from(n.as_u64()?).ok()?)),
+                    _ => None,
+                },
+                _ => None,
+            },
+        )
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Type conversion functions (`tostring`, `tolist`, ...) and the sensitivity markers,
-//! which are identities here because Strata does not track sensitivity.
+//! Type conversion functions (`tostring`, `tolist`, ...) and the functions of marks,
+//! identities on the unmarked values they are given (`marked.rs` reads and writes the
+//! marks).
 
 use super::{arg, Function};
 use crate::eval::value::Value;

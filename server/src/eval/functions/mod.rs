@@ -25,6 +25,7 @@ mod fileset;
 mod format;
 mod glob;
 mod hash;
+mod marked;
 mod numeric;
 mod parameters;
 mod patterns;
@@ -120,6 +121,7 @@ pub(super) fn call(
     let Some((values, places)) = arguments(ev, args, expand_final, span)? else {
         return Ok(Value::Unknown);
     };
+    let (values, marking) = marked::strip(name, values);
     let call = Call {
         name: written,
         signature: builtin(written, Dialect::Terraform),
@@ -138,10 +140,11 @@ pub(super) fn call(
     }
     // A wholly unknown argument makes every result unknown; only unknowns nested inside
     // a known collection can be looked past. Implementations see no typed unknowns.
-    if values.iter().any(|v| !v.is_known())
-        || !UNKNOWN_TOLERANT.contains(&name) && !values.iter().all(Value::is_wholly_known)
-    {
-        return Ok(Value::Unknown);
+    if values.iter().any(|v| !v.is_known()) {
+        return Ok(marking.unknown(name));
+    }
+    if !UNKNOWN_TOLERANT.contains(&name) && !values.iter().all(Value::is_wholly_known) {
+        return Ok(marking.finish(name, Value::Unknown));
     }
     let values: Vec<Value> = values.into_iter().map(Value::untyped).collect();
     let result = function(&values, ev);
@@ -149,7 +152,7 @@ pub(super) fn call(
         return Err(limit);
     }
     result
-        .and_then(|v| within_limits(&v).map(|()| v))
+        .and_then(|v| within_limits(&v).map(|()| marking.finish(name, v)))
         .map_err(|reason| match terraform_failure(name, &reason, &values) {
             Some(argument) => call.failed(argument, reason),
             None => {

@@ -55,6 +55,7 @@ pub(in crate::eval) fn conversion_error(value: &Value, ty: &Type) -> Option<Stri
 
 /// The type-level message: no conversion exists from the value's type to `ty`.
 fn type_mismatch(value: &Value, ty: &Type) -> Option<String> {
+    let value = value.unmarked();
     match value {
         Value::Unknown | Value::Null => return None,
         Value::UnknownOf(known) => return crate::types::type_mismatch(known, ty),
@@ -113,7 +114,7 @@ fn type_mismatch(value: &Value, ty: &Type) -> Option<String> {
 
 /// The value-level message, once the types convert: a string that is no number or bool.
 fn value_error(value: &Value, ty: &Type) -> Option<String> {
-    match (value, ty) {
+    match (value.unmarked(), ty) {
         (Value::String(s), Type::Number) => s
             .parse::<f64>()
             .is_err()

@@ -21,6 +21,8 @@ impl Planner<'_> {
         let Some((config, _)) = self.eval_config(node, &r.config, bindings) else {
             return Planned::unknown();
         };
+        // Read unmarked; the configuration's marks go back on the object read.
+        let (config, config_marks) = config.unmark_deep_with_paths();
         if self.conditions(
             node,
             &r.lifecycle.preconditions,
@@ -60,7 +62,7 @@ impl Planner<'_> {
                 action: Action::Read,
                 reason: Some(reason),
                 before: None,
-                after: Some(planned.clone().unwrap_or(config)),
+                after: Some((planned.clone().unwrap_or(config)).mark_with_paths(&config_marks)),
                 replace_paths: Vec::new(),
                 caveat: None,
                 importing: None,
@@ -74,7 +76,9 @@ impl Planner<'_> {
             return Planned {
                 action: Action::Read,
                 before: Value::Null,
-                after: planned.unwrap_or(Value::Unknown),
+                after: planned
+                    .unwrap_or(Value::Unknown)
+                    .mark_with_paths(&config_marks),
             };
         }
         // Read now: Strata cannot read, so it reuses the last result when the arguments are
@@ -89,11 +93,13 @@ impl Planner<'_> {
                 )
             })
             .filter(|p| !crate::plan::providers::differs(&config, p, true));
-        let after = prior.unwrap_or_else(|| {
-            // Terraform would read it now; Strata knows only the arguments.
-            self.unread.set(true);
-            to_read(config)
-        });
+        let after = prior
+            .unwrap_or_else(|| {
+                // Terraform would read it now; Strata knows only the arguments.
+                self.unread.set(true);
+                to_read(config)
+            })
+            .mark_with_paths(&config_marks);
         self.postconditions(
             node,
             r,

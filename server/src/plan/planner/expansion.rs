@@ -4,7 +4,8 @@
 use std::rc::Rc;
 
 use super::{Bindings, Expansion, Node, Planner, Repetition};
-use crate::eval::Value;
+use crate::check::SENSITIVE_FOR_EACH;
+use crate::eval::{Marks, Value};
 use crate::merge::{literal_string, Attr, MergedModule};
 use crate::module::Dialect;
 use crate::plan::state::InstanceKey;
@@ -83,7 +84,8 @@ impl Planner<'_> {
         if let Some(count) = count {
             let (value, unread) =
                 self.noting_unread(|| self.eval(node, count.file, count.expr(), &none));
-            let value = value?;
+            // A sensitive count is allowed: only the number matters.
+            let (value, _) = value?.unmark_deep();
             let invalid = "Invalid count argument";
             let n = match value {
                 Value::Unknown if unread => return self.unread_expansion(&m, count),
@@ -111,7 +113,16 @@ impl Planner<'_> {
         if let Some(for_each) = for_each {
             let (value, unread) =
                 self.noting_unread(|| self.eval(node, for_each.file, for_each.expr(), &none));
-            let value = value?;
+            // The keys would show a sensitive value (`eval_for_each.go`); elements keep
+            // their marks for `each.value`.
+            let (value, marks) = value?.unmark();
+            if marks.contains(Marks::SENSITIVE) {
+                return fail(
+                    for_each,
+                    "Invalid for_each argument",
+                    SENSITIVE_FOR_EACH.into(),
+                );
+            }
             let unknown_keys = match &value {
                 Value::Unknown => true,
                 Value::Set(items) => items.iter().any(|i| !i.is_known()),
@@ -123,7 +134,9 @@ impl Planner<'_> {
             return self.for_each_instances(&m, for_each, value);
         }
         if let Some(enabled) = enabled {
-            let value = self.eval(node, enabled.file, enabled.expr(), &none)?;
+            let (value, _) = self
+                .eval(node, enabled.file, enabled.expr(), &none)?
+                .unmark_deep();
             return match value.to_bool() {
                 Some(true) => Some((Repetition::Single, vec![(InstanceKey::None, none)])),
                 Some(false) => Some((Repetition::Single, Vec::new())),

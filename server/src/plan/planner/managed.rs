@@ -158,6 +158,9 @@ impl Planner<'_> {
         let Some((config, block_types)) = self.eval_config(node, &r.config, bindings) else {
             return Planned::unknown();
         };
+        // As Terraform plans: the provider sees the configuration unmarked, and its marks
+        // are put back on the planned object at the same paths.
+        let (config, config_marks) = config.unmark_deep_with_paths();
         let prior = self.current.get(addr).map(|&i| &self.objects[i]);
         let by_request = self.options.replace.iter().any(|a| a == &addr.to_string());
         let by_triggers = self.triggers_fire(node, r, bindings);
@@ -219,11 +222,20 @@ impl Planner<'_> {
             propose_replacement(&addr.resource.type_name, &config, schema.as_deref())
         } else {
             proposal.after.clone()
-        };
+        }
+        .mark_with_paths(&config_marks);
+        let prior_marks = prior.map_or(&[][..], |o| &o.instance.sensitive_paths);
         let before = if importing.is_some() {
             Some(after.clone())
         } else {
-            prior_value.clone()
+            prior_value.map(|p| p.mark_with_paths(prior_marks))
+        };
+        // Storing or dropping a sensitive mark is a change of its own (`marksEqual`).
+        let action = match (&before, action) {
+            (Some(b), Action::NoOp) if b.sensitive_json() != after.sensitive_json() => {
+                Action::Update
+            }
+            _ => action,
         };
         self.changes.borrow_mut().push(ResourceChange {
             addr: addr.clone(),

@@ -2,8 +2,10 @@
 //! caller's arguments or the root's inputs), locals, output values and module calls.
 
 use super::expansion::assemble;
+use super::scope::literal_bool;
 use super::{Bindings, Memo, Planner};
-use crate::eval::{EvalError, Value};
+use crate::check::declared_marks;
+use crate::eval::{EvalError, Marks, Value};
 use crate::plan::variables::variable_type;
 use crate::syntax::Span;
 use crate::types::convert;
@@ -18,8 +20,11 @@ impl Planner<'_> {
                 span,
             ));
         };
+        // A variable declared sensitive or ephemeral marks its value.
+        let marks = declared_marks(declared);
         let Some((parent, call, bindings)) = &n.parent else {
-            return Ok(self.root_vars.get(name).cloned().unwrap_or(Value::Unknown));
+            let value = self.root_vars.get(name).cloned();
+            return Ok(value.unwrap_or(Value::Unknown).mark(marks));
         };
         Ok(self.memoized(Memo::Var(node, name.to_string()), || {
             let ty = variable_type(&n.merged, declared);
@@ -49,7 +54,15 @@ impl Planner<'_> {
                 },
                 None => default(),
             };
-            match value {
+            // Converted unmarked; the argument's marks stay where they were.
+            let (value, paths) = match value {
+                Some(v) => {
+                    let (v, paths) = v.unmark_deep_with_paths();
+                    (Some(v), paths)
+                }
+                None => (None, Vec::new()),
+            };
+            let value = match value {
                 Some(v) if v.is_wholly_known() => match convert(&v.to_json(), &ty) {
                     Ok(json) => {
                         Value::from_typed_json(&crate::types::apply_defaults(&json, &ty), &ty)
@@ -58,7 +71,8 @@ impl Planner<'_> {
                 },
                 Some(v) => crate::eval::conform(v, &ty),
                 None => Value::Null,
-            }
+            };
+            value.mark_with_paths(&paths).mark(marks)
         }))
     }
 
@@ -97,11 +111,16 @@ impl Planner<'_> {
             ) {
                 return Value::Unknown;
             }
-            match &output.value {
+            let value = match &output.value {
                 Some(v) => self
                     .eval(node, v.file, v.expr(), &none)
                     .unwrap_or(Value::Unknown),
                 None => Value::Null,
+            };
+            // A caller reads an output declared sensitive as a sensitive value.
+            match literal_bool(output.sensitive.as_ref()) {
+                true => value.mark(Marks::SENSITIVE),
+                false => value,
             }
         })
     }
