@@ -140,8 +140,8 @@ pub(super) struct Planner<'a> {
     pub claimed: RefCell<HashSet<InstanceAddr>>,
     forced_cbd: RefCell<HashMap<usize, HashSet<ResourceKey>>>,
     imports: RefCell<HashMap<InstanceAddr, Value>>,
-    /// The move statements applied, kept for their validation after planning.
-    pub move_statements: Vec<moves::Statement>,
+    /// The moves an object at the destination blocked, as `(from, to)`.
+    blocked_moves: Vec<(String, String)>,
     /// The evaluation steps every expression of the plan shares.
     budget: Budget,
     /// How many memoized computations are in progress, one inside the other.
@@ -220,7 +220,7 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         claimed: RefCell::default(),
         forced_cbd: RefCell::default(),
         imports: RefCell::default(),
-        move_statements: Vec::new(),
+        blocked_moves: Vec::new(),
         budget: Budget::default(),
         nesting: Cell::new(0),
         too_deep: Cell::new(false),
@@ -269,8 +269,22 @@ impl<'a> Planner<'a> {
                     }
                 }
                 self.plan_orphans();
-                self.validate_moves();
+                let invalid_moves = self.validate_moves();
+                if !invalid_moves.is_empty() {
+                    // Invalid statements are the likely cause of anything else the plan
+                    // found: Terraform reports them alone.
+                    return Plan {
+                        changes: Vec::new(),
+                        errors: invalid_moves,
+                        warnings: Vec::new(),
+                    };
+                }
                 self.replace_warnings();
+            }
+        }
+        if self.errors.borrow().is_empty() {
+            if let Some(w) = self.blocked_moves_warning() {
+                self.warnings.borrow_mut().push(w);
             }
         }
         let mut changes = self.changes.take();

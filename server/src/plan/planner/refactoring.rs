@@ -52,10 +52,31 @@ impl Planner<'_> {
         Some((dir, m))
     }
 
+    /// `Unresolved resource instance address changes` for the moves an object at the
+    /// destination blocked; Terraform warns only when the plan has no errors, since an
+    /// invalid statement is the likelier cause.
+    pub(super) fn blocked_moves_warning(&self) -> Option<PlanDiagnostic> {
+        if self.blocked_moves.is_empty() {
+            return None;
+        }
+        let tool = match self.dialect {
+            Dialect::Terraform => ("Terraform", "terraform"),
+            Dialect::OpenTofu => ("OpenTofu", "tofu"),
+        };
+        let items: String = self
+            .blocked_moves
+            .iter()
+            .map(|(from, to)| format!("\n  - {from} could not move to {to}"))
+            .collect();
+        Some(PlanDiagnostic::sourceless(
+            "Unresolved resource instance address changes",
+            format!("{0} tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:{items}\n\n{0} has planned to destroy these objects. If {0}'s proposed changes aren't appropriate, you must first resolve the conflicts using the \"{1} state\" subcommands and then create a new plan.", tool.0, tool.1),
+        ))
+    }
+
     /// Applies explicit and implied moves to the prior state's objects.
     pub(super) fn apply_moves(&mut self) {
         let mut statements = Vec::new();
-        let mut errors = Vec::new();
         let mut module_paths: Vec<ModulePath> = self
             .objects
             .iter()
@@ -65,7 +86,7 @@ impl Planner<'_> {
         module_paths.dedup();
         for path in &module_paths {
             if let Some((_, m)) = self.config_module(&path.calls()) {
-                statements.extend(moves::explicit_statements(&m, path, &mut errors));
+                statements.extend(moves::explicit_statements(&m, path));
             }
         }
         let mut by_resource: BTreeMap<String, (ResourceAddr, Vec<InstanceKey>)> = BTreeMap::new();
@@ -100,22 +121,6 @@ impl Planner<'_> {
                 ));
             }
         }
-        let blocked = moves::apply(&mut self.objects, &statements);
-        self.errors.borrow_mut().extend(errors);
-        if !blocked.is_empty() {
-            let tool = match self.dialect {
-                Dialect::Terraform => ("Terraform", "terraform"),
-                Dialect::OpenTofu => ("OpenTofu", "tofu"),
-            };
-            let items: String = blocked
-                .iter()
-                .map(|(from, to)| format!("\n  - {from} could not move to {to}"))
-                .collect();
-            self.warnings.borrow_mut().push(PlanDiagnostic::sourceless(
-                "Unresolved resource instance address changes",
-                format!("{0} tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:{items}\n\n{0} has planned to destroy these objects. If {0}'s proposed changes aren't appropriate, you must first resolve the conflicts using the \"{1} state\" subcommands and then create a new plan.", tool.0, tool.1),
-            ));
-        }
-        self.move_statements = statements;
+        self.blocked_moves = moves::apply(&mut self.objects, &statements);
     }
 }
