@@ -268,6 +268,18 @@ fn header(c: &ResourceChange, tool: &str) -> Vec<String> {
     if let (Some(p), true) = (&c.previous, c.action != Action::NoOp) {
         lines.push(format!("(moved from {p})"));
     }
+    // An import that also changes the object says where it came from, and a replacement
+    // warns that the imported object goes.
+    let imported_id = c
+        .importing
+        .as_ref()
+        .and_then(|i| i.attributes()?.get("id")?.to_text());
+    if let (Some(id), true) = (imported_id, c.action != Action::NoOp) {
+        lines.push(format!("(imported from {})", serde_json::Value::String(id)));
+        if c.action.is_replace() {
+            lines.push("Warning: this will destroy the imported resource".into());
+        }
+    }
     if let Some(caveat) = c.caveat {
         lines.push(format!("(Strata: {caveat})"));
     }

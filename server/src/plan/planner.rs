@@ -28,6 +28,7 @@ mod conditions;
 mod data;
 mod expansion;
 mod files;
+mod imports;
 mod instances;
 mod managed;
 mod ordering;
@@ -269,6 +270,15 @@ impl<'a> Planner<'a> {
                     }
                 }
                 self.plan_orphans();
+                let missing_imports = self.validate_imports();
+                if !missing_imports.is_empty() {
+                    // Reported alone, as Terraform reports them.
+                    return Plan {
+                        changes: Vec::new(),
+                        errors: missing_imports,
+                        warnings: Vec::new(),
+                    };
+                }
                 let invalid_moves = self.validate_moves();
                 if !invalid_moves.is_empty() {
                     // Invalid statements are the likely cause of anything else the plan

@@ -175,15 +175,22 @@ impl Planner<'_> {
         ) {
             return Planned::unknown();
         }
-        let prior_value =
-            prior.map(|o| decode_prior(&addr.resource.type_name, &o.instance.attributes));
-        let tainted = prior.is_some_and(|o| o.instance.status == InstanceStatus::Tainted);
-        let planning_prior = if tainted { None } else { prior_value.clone() };
         let importing = if prior.is_none() {
             self.imports.borrow().get(addr).cloned()
         } else {
             None
         };
+        // What the import yields is the prior object, where Strata knows it; otherwise
+        // the provider reads it and Strata plans no change.
+        let imported = importing
+            .as_ref()
+            .and_then(|id| providers::imported(&addr.resource.type_name, id));
+        let unread_import = importing.is_some() && imported.is_none();
+        let prior_value = prior
+            .map(|o| decode_prior(&addr.resource.type_name, &o.instance.attributes))
+            .or(imported);
+        let tainted = prior.is_some_and(|o| o.instance.status == InstanceStatus::Tainted);
+        let planning_prior = if tainted { None } else { prior_value.clone() };
         let ignored = match &planning_prior {
             Some(p) => self.ignore_changes(node, r, &config, p),
             None => config.clone(),
@@ -203,7 +210,7 @@ impl Planner<'_> {
         };
         let (action, mut reason) = match &planning_prior {
             None if tainted => (replace, Some("replace_because_tainted")),
-            None if importing.is_some() => (Action::NoOp, None),
+            None if unread_import => (Action::NoOp, None),
             None => (Action::Create, None),
             Some(_) if by_request || by_triggers => (replace, Some("replace_by_request")),
             Some(_) if !proposal.replace_paths.is_empty() => {
@@ -220,7 +227,7 @@ impl Planner<'_> {
         } else {
             proposal.after.clone()
         };
-        let before = if importing.is_some() {
+        let before = if unread_import {
             Some(after.clone())
         } else {
             prior_value.clone()
@@ -233,8 +240,10 @@ impl Planner<'_> {
             reason,
             before: before.clone(),
             after: Some(after.clone()),
-            replace_paths: if action.is_replace() { proposal.replace_paths.clone() } else { Vec::new() },
-            caveat: if importing.is_some() {
+            // Terraform marks no argument of an imported object as forcing its
+            // replacement (recorded: `import-differs`).
+            replace_paths: if action.is_replace() && importing.is_none() { proposal.replace_paths.clone() } else { Vec::new() },
+            caveat: if unread_import {
                 Some("the imported object is read by the provider; Strata cannot compare it with the configuration")
             } else {
                 proposal.caveat

@@ -1,41 +1,19 @@
-//! Refactoring statements applied before planning: `import` blocks collected per target
-//! instance, and `moved` statements applied to the prior state's objects.
+//! `moved` statements applied to the prior state's objects before planning, and the
+//! configuration module at a module path (imports are in `imports.rs`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Bindings, Planner};
+use super::Planner;
 use crate::merge::{literal_string, MergedModule, Mode, ResourceKey};
 use crate::module::Dialect;
-use crate::plan::address::{ModulePath, ResourceAddr, Target};
+use crate::plan::address::{ModulePath, ResourceAddr};
 use crate::plan::moves::{self};
 use crate::plan::state::{InstanceKey, ResourceMode};
 use crate::plan::PlanDiagnostic;
 
 impl Planner<'_> {
-    /// `import` blocks of the root module: the instance each targets and the id.
-    pub(super) fn collect_imports(&self) {
-        let m = self.config.root.clone();
-        for i in &m.imports {
-            let Some(to) = i.block.body.attribute("to") else {
-                continue;
-            };
-            let text = &m.file(i.file).text[to.expr.span.range()];
-            let addr = match Target::parse(text, &ModulePath::root()) {
-                Ok(Target::Instance(a)) => a,
-                Ok(Target::Resource(r)) => r.instance(InstanceKey::None),
-                _ => continue,
-            };
-            let Some(id) = i.block.body.attribute("id") else {
-                continue;
-            };
-            if let Some(id) = self.eval(0, i.file, &id.expr, &Bindings::default()) {
-                self.imports.borrow_mut().insert(addr, id);
-            }
-        }
-    }
-
     /// The configuration module at a path of call names from the root.
     pub(in crate::plan) fn config_module(
         &self,
