@@ -23,6 +23,7 @@ use crate::module::Dialect;
 use crate::syntax::{Expr, Span};
 
 mod cancelled;
+mod cbd;
 mod chains;
 mod conditions;
 mod data;
@@ -245,49 +246,27 @@ impl<'a> Planner<'a> {
             .collect();
         let _ = state;
         match self.options.mode {
-            PlanMode::RefreshOnly => {}
+            PlanMode::RefreshOnly => {
+                // Conditions are evaluated against the refreshed objects; nothing changes.
+                self.walk_nodes();
+                self.changes.borrow_mut().clear();
+            }
             PlanMode::Destroy => self.plan_destroy(),
             PlanMode::Normal => {
                 self.collect_imports();
-                let count = self.nodes.borrow().len();
-                'nodes: for node in 0..count {
-                    self.compute_forced_cbd(node);
-                    let merged = self.node(node).merged.clone();
-                    for key in merged.resources.keys() {
-                        if self.cancelled() {
-                            break 'nodes;
-                        }
-                        if key.mode != Mode::Ephemeral {
-                            self.resource_value(node, key);
-                        }
-                    }
-                    self.plan_checks(node);
-                    for name in merged.outputs.keys() {
-                        if self.cancelled() {
-                            break 'nodes;
-                        }
-                        self.output_value(node, name);
-                    }
-                }
+                self.walk_nodes();
                 self.plan_orphans();
-                let missing_imports = self.validate_imports();
-                if !missing_imports.is_empty() {
-                    // Reported alone, as Terraform reports them.
-                    return Plan {
-                        changes: Vec::new(),
-                        errors: missing_imports,
-                        warnings: Vec::new(),
-                    };
-                }
-                let invalid_moves = self.validate_moves();
-                if !invalid_moves.is_empty() {
-                    // Invalid statements are the likely cause of anything else the plan
-                    // found: Terraform reports them alone.
-                    return Plan {
-                        changes: Vec::new(),
-                        errors: invalid_moves,
-                        warnings: Vec::new(),
-                    };
+                // Import targets without configuration, then invalid move statements,
+                // are the likely cause of anything else the plan found: Terraform
+                // reports them alone.
+                for invalid in [self.validate_imports(), self.validate_moves()] {
+                    if !invalid.is_empty() {
+                        return Plan {
+                            changes: Vec::new(),
+                            errors: invalid,
+                            warnings: Vec::new(),
+                        };
+                    }
                 }
                 self.replace_warnings();
             }
@@ -323,6 +302,34 @@ impl<'a> Planner<'a> {
             changes,
             errors,
             warnings,
+        }
+    }
+
+    /// Plans every resource, check block and output of every module instance.
+    fn walk_nodes(&self) {
+        let count = self.nodes.borrow().len();
+        // Every module instance's first, as planning one may plan another's.
+        let create_before_destroy = self.create_before_destroy();
+        for node in 0..count {
+            self.compute_forced_cbd(node, &create_before_destroy);
+        }
+        for node in 0..count {
+            let merged = self.node(node).merged.clone();
+            for key in merged.resources.keys() {
+                if self.cancelled() {
+                    return;
+                }
+                if key.mode != Mode::Ephemeral {
+                    self.resource_value(node, key);
+                }
+            }
+            self.plan_checks(node);
+            for name in merged.outputs.keys() {
+                if self.cancelled() {
+                    return;
+                }
+                self.output_value(node, name);
+            }
         }
     }
 

@@ -13,7 +13,7 @@ use crate::module::Dialect;
 use crate::plan::address::{InstanceAddr, ResourceAddr};
 use crate::plan::providers::{self, decode_prior, propose, propose_replacement};
 use crate::plan::state::{InstanceKey, InstanceStatus, ResourceMode};
-use crate::plan::{Action, PlanDiagnostic, ResourceChange};
+use crate::plan::{Action, PlanDiagnostic, PlanMode, ResourceChange};
 use crate::schema::BlockSchema;
 use crate::syntax::{json_string_native, Expr, ExprKind, TraversalStep};
 
@@ -153,6 +153,9 @@ impl Planner<'_> {
         addr: &InstanceAddr,
         bindings: &Bindings,
     ) -> Planned {
+        if self.options.mode == PlanMode::RefreshOnly {
+            return self.refresh_only(node, r, addr, bindings);
+        }
         let n = self.node(node);
         let m = &n.merged;
         let Some((config, block_types)) = self.eval_config(node, &r.config, bindings) else {
@@ -271,6 +274,38 @@ impl Planner<'_> {
             action,
             before: before.unwrap_or(Value::Null),
             after,
+        }
+    }
+
+    /// An instance in a refresh-only plan: its preconditions, then its postconditions
+    /// against the refreshed object (the prior one: Strata refreshes nothing), which
+    /// references read too. An instance without an object is left unknown.
+    fn refresh_only(
+        &self,
+        node: usize,
+        r: &Resource,
+        addr: &InstanceAddr,
+        bindings: &Bindings,
+    ) -> Planned {
+        let _ = self.conditions(
+            node,
+            &r.lifecycle.preconditions,
+            bindings,
+            "Resource precondition failed",
+        );
+        let Some(&i) = self.current.get(addr) else {
+            return Planned::unknown();
+        };
+        let type_name = &addr.resource.type_name;
+        let prior = decode_prior(type_name, &self.objects[i].instance.attributes);
+        let schema = self.resource_schema(node, r);
+        let referenced =
+            providers::as_referenced(type_name, prior.clone(), false, schema.as_deref());
+        self.postconditions(node, r, bindings, referenced);
+        Planned {
+            action: Action::NoOp,
+            before: prior.clone(),
+            after: prior,
         }
     }
 
