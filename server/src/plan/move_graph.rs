@@ -237,3 +237,64 @@ pub(super) fn cycles(statements: &[Statement]) -> Vec<Vec<usize>> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::address::ModulePath;
+
+    /// A statement of the root module (or of module `child`), written as in a `moved`
+    /// block.
+    fn statement(module: &[&str], from: &str, to: &str) -> Statement {
+        let module: Vec<String> = module.iter().map(|m| m.to_string()).collect();
+        let parse = |t: &str| Target::parse(t, &ModulePath::root()).expect("an address");
+        Statement {
+            from: Endpoint::new(module.clone(), parse(from)),
+            to: Endpoint::new(module, parse(to)),
+            at: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_chain_back_to_its_start_is_one_cycle() {
+        let s = [
+            statement(&[], "terraform_data.a", "terraform_data.b"),
+            statement(&[], "terraform_data.b", "terraform_data.c"),
+            statement(&[], "terraform_data.c", "terraform_data.a"),
+            statement(&[], "terraform_data.x", "terraform_data.y"),
+        ];
+        let mut found = cycles(&s);
+        found.iter_mut().for_each(|c| c.sort_unstable());
+        assert_eq!(found, vec![vec![0, 1, 2]]);
+    }
+
+    #[test]
+    fn a_chain_that_ends_has_no_cycle() {
+        let s = [
+            statement(&[], "terraform_data.a", "terraform_data.b"),
+            statement(&[], "terraform_data.b", "terraform_data.c"),
+        ];
+        assert!(cycles(&s).is_empty());
+        assert!(depends_on(&s[1], &s[0]));
+        assert!(!depends_on(&s[0], &s[1]));
+    }
+
+    #[test]
+    fn instances_chain_by_key_and_nest_in_their_resource() {
+        let s = [
+            statement(&[], "terraform_data.a[0]", "terraform_data.b[0]"),
+            statement(&[], "terraform_data.b[1]", "terraform_data.a[1]"),
+            statement(&[], "terraform_data.b", "terraform_data.c"),
+        ];
+        assert!(cycles(&s[..2]).is_empty());
+        // `b[0]`, the first's destination, lies within the third's source `b`.
+        assert!(depends_on(&s[2], &s[0]));
+    }
+
+    #[test]
+    fn statements_in_a_module_display_with_its_wildcard() {
+        let s = statement(&["m"], "terraform_data.a", "module.k[1]");
+        assert_eq!(s.from.to_string(), "module.m[*].terraform_data.a[*]");
+        assert_eq!(s.to.to_string(), "module.m[*].module.k[1]");
+    }
+}

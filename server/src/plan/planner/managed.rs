@@ -243,9 +243,7 @@ impl Planner<'_> {
             reason,
             before: before.clone(),
             after: Some(after.clone()),
-            // Terraform marks no argument of an imported object as forcing its
-            // replacement (recorded: `import-differs`).
-            replace_paths: if action.is_replace() && importing.is_none() { proposal.replace_paths.clone() } else { Vec::new() },
+            replace_paths: if action.is_replace() { proposal.replace_paths.clone() } else { Vec::new() },
             caveat: if unread_import {
                 Some("the imported object is read by the provider; Strata cannot compare it with the configuration")
             } else {
