@@ -10,7 +10,8 @@ folders named on the command line) this:
    as `terraform.tfstate` (what `strata plan` reads by default);
 2. copies the fixture's configuration (with its child modules) and that state to a second scratch
    directory, runs `terraform init`, `terraform plan -json -out=plan` (its diagnostics),
-   `terraform show -json plan` and `terraform show -no-color plan`;
+   `terraform show -json plan` and `terraform show -no-color plan` (a configuration
+   whose loading fails fails `init` too: the plan then records the loader's errors);
 3. writes `terraform-plan.json`, trimmed to what `tests/plan_recorded.rs` compares (each
    resource change's address, previous_address, action_reason, actions, before, after,
    after_unknown, before_sensitive and after_sensitive; the errors and warnings by summary
@@ -139,7 +140,9 @@ def record(fixture):
         planned = scratch / "planned"
         copy_configuration(fixture, planned)
         (planned / "terraform.tfstate").write_text(state)
-        run(["terraform", "init", "-input=false"], planned, env)
+        # A configuration Terraform's loader rejects fails `init` as well; the plan then
+        # reports the loader's errors (once each, where `init` repeats them).
+        run(["terraform", "init", "-input=false"], planned, env, allow_failure=True)
         args = lines(fixture / "args")
         env = dict(env, **dict(v.split("=", 1) for v in lines(fixture / "env")))
         plan = run(

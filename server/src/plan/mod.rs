@@ -8,6 +8,8 @@
 //! decide is taken from `providers`. `output` writes the plan as JSON and as text.
 
 mod address;
+mod move_graph;
+mod move_validation;
 mod moves;
 mod orphans;
 mod output;

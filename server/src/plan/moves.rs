@@ -6,8 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::address::{InstanceAddr, ModulePath, ResourceAddr, Target};
 use super::state::{InstanceKey, State, StateInstance};
-use super::PlanDiagnostic;
-use crate::merge::{MergedModule, Nested, Origin};
+use crate::merge::MergedModule;
 
 /// One object of the prior state, at its address after moves.
 #[derive(Debug, Clone)]
@@ -27,8 +26,6 @@ pub(super) struct Statement {
     pub from: Target,
     /// The destination.
     pub to: Target,
-    /// The `moved` block, for an explicit statement.
-    pub declared: Option<(Origin, std::sync::Arc<MergedModule>)>,
 }
 
 /// The prior state's objects with their addresses after moves.
@@ -59,7 +56,6 @@ pub(super) fn objects_of(state: &State) -> Vec<Object> {
 pub(super) fn explicit_statements(
     m: &std::sync::Arc<MergedModule>,
     within: &ModulePath,
-    errors: &mut Vec<PlanDiagnostic>,
 ) -> Vec<Statement> {
     let mut out = Vec::new();
     for n in &m.moved {
@@ -73,30 +69,16 @@ pub(super) fn explicit_statements(
         };
         let (from, to) = unify(from, to);
         if from == to {
-            errors.push(PlanDiagnostic::at(
-                m,
-                header(n),
-                "Redundant move statement",
-                format!("This statement declares a move from {from} to the same address, which is the same as not declaring this move at all."),
-            ));
-            continue;
+            continue; // `Redundant move statement`, reported by the validation.
         }
-        out.push(Statement {
-            from,
-            to,
-            declared: Some((header(n), m.clone())),
-        });
+        out.push(Statement { from, to });
     }
     out
 }
 
-fn header(n: &Nested) -> Origin {
-    n.header_origin()
-}
-
 /// Endpoint unification: when either side names an instance, both do (a resource then
 /// means its no-key instance); likewise for module calls and module instances.
-fn unify(from: Target, to: Target) -> (Target, Target) {
+pub(super) fn unify(from: Target, to: Target) -> (Target, Target) {
     let as_instance = |t: Target| match t {
         Target::Resource(r) => Target::Instance(r.instance(InstanceKey::None)),
         other => other,
@@ -143,7 +125,6 @@ pub(super) fn implied_statement(
     Some(Statement {
         from: Target::Instance(resource.instance(from)),
         to: Target::Instance(resource.instance(to)),
-        declared: None,
     })
 }
 

@@ -56,7 +56,8 @@ impl Planner<'_> {
         }
     }
 
-    /// `-destroy`: every managed object is deleted, without a reason.
+    /// `-destroy`: every managed object is deleted, without a reason or a previous
+    /// address.
     pub(super) fn plan_destroy(&self) {
         debug_assert_eq!(self.options.mode, PlanMode::Destroy);
         for o in &self.objects {
@@ -71,7 +72,13 @@ impl Planner<'_> {
                     self.prevent_destroy_error(m, r, &o.addr);
                 }
             }
-            self.push_removal(o, Action::Delete, None, config);
+            // Terraform plans the destroy from the state the moves left, and the JSON keeps
+            // no record of where an object was before them.
+            let unmoved = Object {
+                previous: None,
+                ..o.clone()
+            };
+            self.push_removal(&unmoved, Action::Delete, None, config);
         }
     }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{json, Map, Value as Json};
 
 use super::render_values::{attribute_type, render, sensitivity_warning};
-use super::{Action, Plan, PlanDiagnostic, ResourceChange};
+use super::{Action, InstanceKey, Plan, PlanDiagnostic, ResourceChange};
 use crate::eval::Value;
 use crate::module::Dialect;
 use crate::syntax::Span;
@@ -250,9 +250,15 @@ fn header(c: &ResourceChange, tool: &str) -> Vec<String> {
             "(because key {} is not in for_each map)",
             c.addr.key
         )),
-        Some("delete_because_wrong_repetition") => {
-            Some("(because the repetition mode of the resource changed)".to_string())
-        }
+        // Terraform words it by the key the object has.
+        Some("delete_because_wrong_repetition") => Some(
+            match c.addr.key {
+                InstanceKey::None => "(because resource uses count or for_each)",
+                InstanceKey::Int(_) => "(because resource does not use count)",
+                InstanceKey::String(_) => "(because resource does not use for_each)",
+            }
+            .to_string(),
+        ),
         Some("delete_because_no_module") => Some(format!(
             "(because {} is not in configuration)",
             c.addr.resource.module
@@ -278,6 +284,18 @@ fn header(c: &ResourceChange, tool: &str) -> Vec<String> {
     }
     if let (Some(p), true) = (&c.previous, c.action != Action::NoOp) {
         lines.push(format!("(moved from {p})"));
+    }
+    // An import that also changes the object says where it came from, and a replacement
+    // warns that the imported object goes.
+    let imported_id = c
+        .importing
+        .as_ref()
+        .and_then(|i| i.attributes()?.get("id")?.to_text());
+    if let (Some(id), true) = (imported_id, c.action != Action::NoOp) {
+        lines.push(format!("(imported from {})", serde_json::Value::String(id)));
+        if c.action.is_replace() {
+            lines.push("Warning: this will destroy the imported resource".into());
+        }
     }
     if let Some(caveat) = c.caveat {
         lines.push(format!("(Strata: {caveat})"));
@@ -317,17 +335,23 @@ fn render_change(out: &mut String, c: &ResourceChange, tool: &str) {
     let mut hidden = 0;
     for key in keys {
         let (old, new) = (b.get(key), a.get(key));
-        let forces = if c.replace_paths.iter().any(|p| p == key) {
+        let null = &Value::Null;
+        let attribute = c
+            .schema
+            .as_deref()
+            .and_then(|s| s.attributes.iter().find(|a| *a.name == **key));
+        let ty = attribute.and_then(attribute_type);
+        // Terraform's renderer marks no attribute of dynamic type, though the plan's
+        // `replace_paths` lists it (recorded: `terraform_data.triggers_replace`).
+        let dynamic = attribute.map_or_else(
+            || super::providers::is_dynamic(&c.addr.resource.type_name, key),
+            |a| a.value_type == Some(crate::schema::ValueType::Dynamic),
+        );
+        let forces = if !dynamic && c.replace_paths.iter().any(|p| p == key) {
             " # forces replacement"
         } else {
             ""
         };
-        let null = &Value::Null;
-        let ty = c
-            .schema
-            .as_deref()
-            .and_then(|s| s.attributes.iter().find(|a| *a.name == **key))
-            .and_then(attribute_type);
         let render = |o: &Value, n: &Value| render(o, n, 6, ty.as_ref());
         let line = match (c.action, old, new) {
             (Action::Forget, Some(v), _) if key == "id" => Some((" ", v.to_string())),

@@ -23,11 +23,13 @@ use crate::module::Dialect;
 use crate::syntax::{Expr, Span};
 
 mod cancelled;
+mod cbd;
 mod chains;
 mod conditions;
 mod data;
 mod expansion;
 mod files;
+mod imports;
 mod instances;
 mod managed;
 mod ordering;
@@ -140,8 +142,8 @@ pub(super) struct Planner<'a> {
     pub claimed: RefCell<HashSet<InstanceAddr>>,
     forced_cbd: RefCell<HashMap<usize, HashSet<ResourceKey>>>,
     imports: RefCell<HashMap<InstanceAddr, Value>>,
-    /// The move statements applied, kept for their validation after planning.
-    pub move_statements: Vec<moves::Statement>,
+    /// The moves an object at the destination blocked, as `(from, to)`.
+    blocked_moves: Vec<(String, String)>,
     /// The evaluation steps every expression of the plan shares.
     budget: Budget,
     /// How many memoized computations are in progress, one inside the other.
@@ -220,7 +222,7 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         claimed: RefCell::default(),
         forced_cbd: RefCell::default(),
         imports: RefCell::default(),
-        move_statements: Vec::new(),
+        blocked_moves: Vec::new(),
         budget: Budget::default(),
         nesting: Cell::new(0),
         too_deep: Cell::new(false),
@@ -244,33 +246,34 @@ impl<'a> Planner<'a> {
             .collect();
         let _ = state;
         match self.options.mode {
-            PlanMode::RefreshOnly => {}
+            PlanMode::RefreshOnly => {
+                // Conditions are evaluated against the refreshed objects; nothing changes.
+                self.walk_nodes();
+                self.changes.borrow_mut().clear();
+            }
             PlanMode::Destroy => self.plan_destroy(),
             PlanMode::Normal => {
                 self.collect_imports();
-                let count = self.nodes.borrow().len();
-                'nodes: for node in 0..count {
-                    self.compute_forced_cbd(node);
-                    let merged = self.node(node).merged.clone();
-                    for key in merged.resources.keys() {
-                        if self.cancelled() {
-                            break 'nodes;
-                        }
-                        if key.mode != Mode::Ephemeral {
-                            self.resource_value(node, key);
-                        }
-                    }
-                    self.plan_checks(node);
-                    for name in merged.outputs.keys() {
-                        if self.cancelled() {
-                            break 'nodes;
-                        }
-                        self.output_value(node, name);
+                self.walk_nodes();
+                self.plan_orphans();
+                // Import targets without configuration, then invalid move statements,
+                // are the likely cause of anything else the plan found: Terraform
+                // reports them alone.
+                for invalid in [self.validate_imports(), self.validate_moves()] {
+                    if !invalid.is_empty() {
+                        return Plan {
+                            changes: Vec::new(),
+                            errors: invalid,
+                            warnings: Vec::new(),
+                        };
                     }
                 }
-                self.plan_orphans();
-                self.validate_moves();
                 self.replace_warnings();
+            }
+        }
+        if self.errors.borrow().is_empty() {
+            if let Some(w) = self.blocked_moves_warning() {
+                self.warnings.borrow_mut().push(w);
             }
         }
         let mut changes = self.changes.take();
@@ -299,6 +302,34 @@ impl<'a> Planner<'a> {
             changes,
             errors,
             warnings,
+        }
+    }
+
+    /// Plans every resource, check block and output of every module instance.
+    fn walk_nodes(&self) {
+        let count = self.nodes.borrow().len();
+        // Every module instance's first, as planning one may plan another's.
+        let create_before_destroy = self.create_before_destroy();
+        for node in 0..count {
+            self.compute_forced_cbd(node, &create_before_destroy);
+        }
+        for node in 0..count {
+            let merged = self.node(node).merged.clone();
+            for key in merged.resources.keys() {
+                if self.cancelled() {
+                    return;
+                }
+                if key.mode != Mode::Ephemeral {
+                    self.resource_value(node, key);
+                }
+            }
+            self.plan_checks(node);
+            for name in merged.outputs.keys() {
+                if self.cancelled() {
+                    return;
+                }
+                self.output_value(node, name);
+            }
         }
     }
 

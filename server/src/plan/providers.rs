@@ -31,6 +31,20 @@ pub fn decode_prior(type_name: &str, attributes: &serde_json::Value) -> Value {
     value
 }
 
+/// The object an import yields, where Strata knows it: `terraform_data`'s import keeps
+/// the id and leaves every other attribute null. `None` for other types, whose provider
+/// reads the object.
+pub fn imported(type_name: &str, id: &Value) -> Option<Value> {
+    (type_name == "terraform_data").then(|| {
+        Value::Object(BTreeMap::from([
+            ("id".to_string(), id.clone()),
+            ("input".to_string(), Value::Null),
+            ("output".to_string(), Value::Null),
+            ("triggers_replace".to_string(), Value::Null),
+        ]))
+    })
+}
+
 /// A dynamic attribute as state stores it, `{"value": ..., "type": ...}`, read with the
 /// collection kinds its type gives it (a list is no tuple: comparing them is a change).
 fn unwrap_dynamic(wrapped: &serde_json::Value) -> Option<Value> {
@@ -43,6 +57,11 @@ fn unwrap_dynamic(wrapped: &serde_json::Value) -> Option<Value> {
         Some(ty) => Value::from_typed_json(value, &Type::from(&ty)),
         None => Value::from_json(value),
     })
+}
+
+/// Whether an attribute of a type Strata knows by hand is of dynamic type.
+pub fn is_dynamic(type_name: &str, attribute: &str) -> bool {
+    schema(type_name).is_some_and(|s| s.dynamic.contains(&attribute))
 }
 
 /// The caveat attached to changes of resource types Strata has no schema for.

@@ -6,11 +6,13 @@ use crate::eval::Value;
 use crate::merge::{MergedBody, Nested, Origin, Resource};
 use crate::plan::address::ResourceAddr;
 use crate::plan::state::{InstanceKey, ResourceMode};
-use crate::plan::{Action, PlanDiagnostic, ResourceChange};
+use crate::plan::{Action, PlanDiagnostic, PlanMode, ResourceChange};
 
 impl Planner<'_> {
     /// Evaluates `precondition`/`postcondition` blocks; each false condition is an error
-    /// with `summary` (a warning for check assertions). Returns whether any failed.
+    /// with `summary`, a warning for check assertions and in a refresh-only plan (where
+    /// nothing is planned that a failure could stop). A check assertion known only after
+    /// apply warns so. Returns whether any failed.
     pub(super) fn conditions(
         &self,
         node: usize,
@@ -18,14 +20,34 @@ impl Planner<'_> {
         bindings: &Bindings,
         summary: &str,
     ) -> bool {
+        let assertion = summary.starts_with("Check block");
+        let warns = assertion || self.options.mode == PlanMode::RefreshOnly;
+        let m = self.node(node).merged.clone();
         let mut failed = false;
         for c in blocks {
             let Some(condition) = c.block.body.attribute("condition") else {
                 continue;
             };
-            let Some(value) = self.eval(node, c.file, &condition.expr, bindings) else {
+            let (value, unread) =
+                self.noting_unread(|| self.eval(node, c.file, &condition.expr, bindings));
+            let Some(value) = value else {
                 continue;
             };
+            let at = Origin {
+                file: c.file,
+                span: condition.expr.span,
+            };
+            // An unknown that is only Strata's ignorance (a data source Terraform reads
+            // while planning) says nothing of what Terraform knows.
+            if assertion && !value.is_known() && !unread {
+                self.warnings.borrow_mut().push(PlanDiagnostic::at(
+                    &m,
+                    at,
+                    "Check block assertion known after apply",
+                    "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
+                ));
+                continue;
+            }
             if value.to_bool() != Some(false) {
                 continue;
             }
@@ -37,17 +59,8 @@ impl Planner<'_> {
                 .and_then(|m| self.eval(node, c.file, &m.expr, bindings))
                 .and_then(|m| m.to_text())
                 .unwrap_or_default();
-            let m = self.node(node).merged.clone();
-            let d = PlanDiagnostic::at(
-                &m,
-                Origin {
-                    file: c.file,
-                    span: condition.expr.span,
-                },
-                summary,
-                message,
-            );
-            if summary.starts_with("Check block") {
+            let d = PlanDiagnostic::at(&m, at, summary, message);
+            if warns {
                 self.warnings.borrow_mut().push(d);
             } else {
                 self.error(d);

@@ -13,7 +13,7 @@ use crate::module::Dialect;
 use crate::plan::address::{InstanceAddr, ResourceAddr};
 use crate::plan::providers::{self, decode_prior, propose, propose_replacement};
 use crate::plan::state::{InstanceKey, InstanceStatus, ResourceMode};
-use crate::plan::{Action, PlanDiagnostic, ResourceChange};
+use crate::plan::{Action, PlanDiagnostic, PlanMode, ResourceChange};
 use crate::schema::BlockSchema;
 use crate::syntax::{json_string_native, Expr, ExprKind, TraversalStep};
 
@@ -153,6 +153,9 @@ impl Planner<'_> {
         addr: &InstanceAddr,
         bindings: &Bindings,
     ) -> Planned {
+        if self.options.mode == PlanMode::RefreshOnly {
+            return self.refresh_only(node, r, addr, bindings);
+        }
         let n = self.node(node);
         let m = &n.merged;
         let Some((config, block_types)) = self.eval_config(node, &r.config, bindings) else {
@@ -178,15 +181,22 @@ impl Planner<'_> {
         ) {
             return Planned::unknown();
         }
-        let prior_value =
-            prior.map(|o| decode_prior(&addr.resource.type_name, &o.instance.attributes));
-        let tainted = prior.is_some_and(|o| o.instance.status == InstanceStatus::Tainted);
-        let planning_prior = if tainted { None } else { prior_value.clone() };
         let importing = if prior.is_none() {
             self.imports.borrow().get(addr).cloned()
         } else {
             None
         };
+        // What the import yields is the prior object, where Strata knows it; otherwise
+        // the provider reads it and Strata plans no change.
+        let imported = importing
+            .as_ref()
+            .and_then(|id| providers::imported(&addr.resource.type_name, id));
+        let unread_import = importing.is_some() && imported.is_none();
+        let prior_value = prior
+            .map(|o| decode_prior(&addr.resource.type_name, &o.instance.attributes))
+            .or(imported);
+        let tainted = prior.is_some_and(|o| o.instance.status == InstanceStatus::Tainted);
+        let planning_prior = if tainted { None } else { prior_value.clone() };
         let ignored = match &planning_prior {
             Some(p) => self.ignore_changes(node, r, &config, p),
             None => config.clone(),
@@ -206,7 +216,7 @@ impl Planner<'_> {
         };
         let (action, mut reason) = match &planning_prior {
             None if tainted => (replace, Some("replace_because_tainted")),
-            None if importing.is_some() => (Action::NoOp, None),
+            None if unread_import => (Action::NoOp, None),
             None => (Action::Create, None),
             Some(_) if by_request || by_triggers => (replace, Some("replace_by_request")),
             Some(_) if !proposal.replace_paths.is_empty() => {
@@ -225,7 +235,7 @@ impl Planner<'_> {
         }
         .mark_with_paths(&config_marks);
         let prior_marks = prior.map_or(&[][..], |o| &o.instance.sensitive_paths);
-        let before = if importing.is_some() {
+        let before = if unread_import {
             Some(after.clone())
         } else {
             prior_value.map(|p| p.mark_with_paths(prior_marks))
@@ -246,7 +256,7 @@ impl Planner<'_> {
             before: before.clone(),
             after: Some(after.clone()),
             replace_paths: if action.is_replace() { proposal.replace_paths.clone() } else { Vec::new() },
-            caveat: if importing.is_some() {
+            caveat: if unread_import {
                 Some("the imported object is read by the provider; Strata cannot compare it with the configuration")
             } else {
                 proposal.caveat
@@ -274,6 +284,38 @@ impl Planner<'_> {
             action,
             before: before.unwrap_or(Value::Null),
             after,
+        }
+    }
+
+    /// An instance in a refresh-only plan: its preconditions, then its postconditions
+    /// against the refreshed object (the prior one: Strata refreshes nothing), which
+    /// references read too. An instance without an object is left unknown.
+    fn refresh_only(
+        &self,
+        node: usize,
+        r: &Resource,
+        addr: &InstanceAddr,
+        bindings: &Bindings,
+    ) -> Planned {
+        let _ = self.conditions(
+            node,
+            &r.lifecycle.preconditions,
+            bindings,
+            "Resource precondition failed",
+        );
+        let Some(&i) = self.current.get(addr) else {
+            return Planned::unknown();
+        };
+        let type_name = &addr.resource.type_name;
+        let prior = decode_prior(type_name, &self.objects[i].instance.attributes);
+        let schema = self.resource_schema(node, r);
+        let referenced =
+            providers::as_referenced(type_name, prior.clone(), false, schema.as_deref());
+        self.postconditions(node, r, bindings, referenced);
+        Planned {
+            action: Action::NoOp,
+            before: prior.clone(),
+            after: prior,
         }
     }
 

@@ -1,9 +1,10 @@
-//! What a resource depends on, and the `create_before_destroy` Terraform forces on the
-//! dependencies of a resource that has it.
+//! What a resource depends on in its module, and the `create_before_destroy` of each
+//! module instance's resources (decided across the configuration in `cbd.rs`).
 
 use std::collections::HashSet;
 
-use super::scope::{body_exprs, literal_bool};
+use super::cbd::Forced;
+use super::scope::body_exprs;
 use super::Planner;
 use crate::eval::references;
 use crate::merge::{Mode, Resource, ResourceKey};
@@ -63,36 +64,27 @@ impl Planner<'_> {
         out
     }
 
-    /// Spec §4.7: a resource some create_before_destroy resource depends on, directly or
-    /// not, is replaced create-before-destroy too.
-    pub(super) fn compute_forced_cbd(&self, node: usize) {
-        let m = self.node(node).merged.clone();
-        let mut forced = HashSet::new();
-        let mut stack: Vec<ResourceKey> = m
-            .resources
-            .values()
-            .filter(|r| literal_bool(r.lifecycle.create_before_destroy.as_ref()))
-            .flat_map(|r| self.dependencies(node, r))
-            .collect();
-        // Orphaned create_before_destroy objects force their recorded dependencies too.
+    /// Spec §4.7: the resources of module instance `node` replaced
+    /// create-before-destroy, from the configuration's (`cbd.rs`), and the recorded
+    /// dependencies of orphaned create_before_destroy objects.
+    pub(super) fn compute_forced_cbd(&self, node: usize, configured: &Forced) {
         let path = self.node(node).path.clone();
+        let calls: Vec<String> = path.calls().iter().map(|c| c.to_string()).collect();
+        let mut forced: HashSet<ResourceKey> = configured
+            .iter()
+            .filter(|(module, _)| *module == calls)
+            .map(|(_, key)| key.clone())
+            .collect();
         for o in &self.objects {
             if o.addr.resource.module == path && o.instance.create_before_destroy {
                 for dep in &o.instance.dependencies {
                     if let Ok(Target::Resource(res)) = Target::parse(dep, &ModulePath::root()) {
-                        stack.push(ResourceKey {
+                        forced.insert(ResourceKey {
                             mode: Mode::Managed,
                             type_name: res.type_name,
                             name: res.name,
                         });
                     }
-                }
-            }
-        }
-        while let Some(key) = stack.pop() {
-            if forced.insert(key.clone()) {
-                if let Some(r) = m.resources.get(&key) {
-                    stack.extend(self.dependencies(node, r));
                 }
             }
         }

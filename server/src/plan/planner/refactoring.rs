@@ -1,41 +1,19 @@
-//! Refactoring statements applied before planning: `import` blocks collected per target
-//! instance, and `moved` statements applied to the prior state's objects.
+//! `moved` statements applied to the prior state's objects before planning, and the
+//! configuration module at a module path (imports are in `imports.rs`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Bindings, Planner};
+use super::Planner;
 use crate::merge::{literal_string, MergedModule, Mode, ResourceKey};
 use crate::module::Dialect;
-use crate::plan::address::{ModulePath, ResourceAddr, Target};
+use crate::plan::address::{ModulePath, ResourceAddr};
 use crate::plan::moves::{self};
 use crate::plan::state::{InstanceKey, ResourceMode};
 use crate::plan::PlanDiagnostic;
 
 impl Planner<'_> {
-    /// `import` blocks of the root module: the instance each targets and the id.
-    pub(super) fn collect_imports(&self) {
-        let m = self.config.root.clone();
-        for i in &m.imports {
-            let Some(to) = i.block.body.attribute("to") else {
-                continue;
-            };
-            let text = &m.file(i.file).text[to.expr.span.range()];
-            let addr = match Target::parse(text, &ModulePath::root()) {
-                Ok(Target::Instance(a)) => a,
-                Ok(Target::Resource(r)) => r.instance(InstanceKey::None),
-                _ => continue,
-            };
-            let Some(id) = i.block.body.attribute("id") else {
-                continue;
-            };
-            if let Some(id) = self.eval(0, i.file, &id.expr, &Bindings::default()) {
-                self.imports.borrow_mut().insert(addr, id);
-            }
-        }
-    }
-
     /// The configuration module at a path of call names from the root.
     pub(in crate::plan) fn config_module(
         &self,
@@ -52,10 +30,31 @@ impl Planner<'_> {
         Some((dir, m))
     }
 
+    /// `Unresolved resource instance address changes` for the moves an object at the
+    /// destination blocked; Terraform warns only when the plan has no errors, since an
+    /// invalid statement is the likelier cause.
+    pub(super) fn blocked_moves_warning(&self) -> Option<PlanDiagnostic> {
+        if self.blocked_moves.is_empty() {
+            return None;
+        }
+        let tool = match self.dialect {
+            Dialect::Terraform => ("Terraform", "terraform"),
+            Dialect::OpenTofu => ("OpenTofu", "tofu"),
+        };
+        let items: String = self
+            .blocked_moves
+            .iter()
+            .map(|(from, to)| format!("\n  - {from} could not move to {to}"))
+            .collect();
+        Some(PlanDiagnostic::sourceless(
+            "Unresolved resource instance address changes",
+            format!("{0} tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:{items}\n\n{0} has planned to destroy these objects. If {0}'s proposed changes aren't appropriate, you must first resolve the conflicts using the \"{1} state\" subcommands and then create a new plan.", tool.0, tool.1),
+        ))
+    }
+
     /// Applies explicit and implied moves to the prior state's objects.
     pub(super) fn apply_moves(&mut self) {
         let mut statements = Vec::new();
-        let mut errors = Vec::new();
         let mut module_paths: Vec<ModulePath> = self
             .objects
             .iter()
@@ -65,7 +64,7 @@ impl Planner<'_> {
         module_paths.dedup();
         for path in &module_paths {
             if let Some((_, m)) = self.config_module(&path.calls()) {
-                statements.extend(moves::explicit_statements(&m, path, &mut errors));
+                statements.extend(moves::explicit_statements(&m, path));
             }
         }
         let mut by_resource: BTreeMap<String, (ResourceAddr, Vec<InstanceKey>)> = BTreeMap::new();
@@ -100,22 +99,6 @@ impl Planner<'_> {
                 ));
             }
         }
-        let blocked = moves::apply(&mut self.objects, &statements);
-        self.errors.borrow_mut().extend(errors);
-        if !blocked.is_empty() {
-            let tool = match self.dialect {
-                Dialect::Terraform => ("Terraform", "terraform"),
-                Dialect::OpenTofu => ("OpenTofu", "tofu"),
-            };
-            let items: String = blocked
-                .iter()
-                .map(|(from, to)| format!("\n  - {from} could not move to {to}"))
-                .collect();
-            self.warnings.borrow_mut().push(PlanDiagnostic::sourceless(
-                "Unresolved resource instance address changes",
-                format!("{0} tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:{items}\n\n{0} has planned to destroy these objects. If {0}'s proposed changes aren't appropriate, you must first resolve the conflicts using the \"{1} state\" subcommands and then create a new plan.", tool.0, tool.1),
-            ));
-        }
-        self.move_statements = statements;
+        self.blocked_moves = moves::apply(&mut self.objects, &statements);
     }
 }
