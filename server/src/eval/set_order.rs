@@ -110,6 +110,8 @@ fn hash_bytes(value: &Value) -> Vec<u8> {
 
 fn append_hash_bytes(value: &Value, out: &mut Vec<u8>) {
     match value {
+        // Marks are not part of a value's identity (a set holds unmarked elements).
+        Value::Marked(inner, _) => append_hash_bytes(inner, out),
         Value::Unknown | Value::UnknownOf(_) => out.push(b'?'),
         Value::Null => out.push(b'~'),
         Value::Number(n) => out.extend_from_slice(big_float_string(*n).as_bytes()),
