@@ -2,8 +2,9 @@
 """Records what `terraform fmt` makes of each fixture of fixtures/fmt/.
 
 Each fixture folder holds one input file, `input.<ext>` (`.tf`, `.tfvars`, `.tftest.hcl`,
-...). This runs `terraform fmt -` on it (standard input, so the extension only names the
-case) and writes the result beside it as `expected.<ext>`. When Terraform refuses the
+...). This copies it to a scratch directory, runs `terraform fmt` on the copy (on a file,
+not standard input: printing to standard output adds a line break at the end that the
+formatting itself does not) and writes the result beside it as `expected.<ext>`. When Terraform refuses the
 input (a syntax error), `expected.<ext>` is the input unchanged and a file `refused`
 holds the first line of Terraform's error, so that tests/fmt.rs requires Strata to leave
 the file alone too.
@@ -13,7 +14,6 @@ Usage: scripts/record-fmt.py [FIXTURE_DIR ...]
 
 import os
 import pathlib
-import re
 import subprocess
 import sys
 import tempfile
@@ -30,18 +30,21 @@ def record(fixture, env):
     source = inputs[0]
     ext = source.name[len("input"):]
     data = source.read_bytes()
-    out = subprocess.run(
-        ["terraform", "fmt", "-no-color", "-"],
-        input=data,
-        capture_output=True,
-        env=env,
-    )
+    with tempfile.TemporaryDirectory() as work:
+        copy = pathlib.Path(work) / source.name
+        copy.write_bytes(data)
+        out = subprocess.run(
+            ["terraform", "fmt", "-no-color", "-list=false", str(copy)],
+            capture_output=True,
+            env=env,
+        )
+        result = copy.read_bytes()
     expected = fixture / f"expected{ext}"
     refused = fixture / "refused"
     if out.returncode == 0:
-        expected.write_bytes(out.stdout)
+        expected.write_bytes(result)
         refused.unlink(missing_ok=True)
-        changed = "changed" if out.stdout != data else "unchanged"
+        changed = "changed" if result != data else "unchanged"
         print(f"{fixture.name}: {changed}")
     else:
         errors = [

@@ -46,26 +46,34 @@ fn formats_every_fixture_as_terraform_fmt_did() {
                 .cloned()
                 .unwrap_or_else(|| panic!("{}: no {prefix}* file", dir.display()))
         };
-        let input = std::fs::read(find("input.")).unwrap();
+        let input_path = find("input.");
+        let input = std::fs::read(&input_path).unwrap();
         let expected = std::fs::read(find("expected.")).unwrap();
-        let out = strata(&["fmt", "-"], dir, &input);
+        // On a copy of the file, as the recording ran `terraform fmt` on one.
+        let scratch = support::TempDir::new("fmt-fixture");
+        let file_name = input_path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let copy = scratch.path().join(&file_name);
+        std::fs::write(&copy, &input).unwrap();
+        let out = strata(&["fmt", &file_name], scratch.path(), b"");
+        let result = std::fs::read(&copy).unwrap();
         let name = dir.file_name().unwrap().to_string_lossy();
         if dir.join("refused").exists() {
             let stderr = String::from_utf8_lossy(&out.stderr);
-            if out.status.code() != Some(2)
-                || !out.stdout.is_empty()
-                || !stderr.contains("syntax error")
-            {
+            if out.status.code() != Some(2) || result != input || !stderr.contains("syntax error") {
                 failures.push(format!(
                     "{name}: must be refused, got {:?} {stderr}",
                     out.status
                 ));
             }
-        } else if out.stdout != expected || !out.status.success() {
+        } else if result != expected || !out.status.success() {
             failures.push(format!(
                 "{name}: {:?}\n--- strata\n{}\n--- terraform\n{}",
                 out.status,
-                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&result),
                 String::from_utf8_lossy(&expected)
             ));
         }
@@ -110,6 +118,18 @@ fn lists_and_rewrites_changed_files_and_check_only_lists() {
     let again = strata(&["fmt", "--check", "--recursive"], dir.path(), b"");
     assert_eq!(again.status.code(), Some(0));
     assert!(again.stdout.is_empty());
+}
+
+#[test]
+fn standard_input_is_printed_as_terraform_prints_it() {
+    let dir = support::TempDir::new("fmt-stdin");
+    // Terraform prints the result as a line of its UI: ending in one line break.
+    let out = strata(&["fmt", "-"], dir.path(), b"a  = 1");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "a = 1\n");
+    let check = strata(&["fmt", "--check", "-"], dir.path(), b"a  = 1\n");
+    assert_eq!(check.status.code(), Some(3));
+    assert!(check.stdout.is_empty());
 }
 
 #[test]

@@ -97,8 +97,7 @@ fn range_and_on_type_formatting_touch_only_their_lines() {
     assert_eq!(apply(text, &range), "a  =  1\n\nb = 2\nc {\nd=1\n}");
     let brace = json!({ "position": { "line": 5, "character": 1 }, "ch": "}" });
     let typed = format(&mut client, "textDocument/onTypeFormatting", &u, brace);
-    // The block's lines, and the line break `terraform fmt` ends every file with.
-    assert_eq!(apply(text, &typed), "a  =  1\n\nb  =  2\nc {\n  d = 1\n}\n");
+    assert_eq!(apply(text, &typed), "a  =  1\n\nb  =  2\nc {\n  d = 1\n}");
 }
 
 #[test]

@@ -70,7 +70,9 @@ impl<W: Write> Run<W> {
         if self.options.diff {
             self.write_diff("<stdin>", &text, &result)?;
         } else if !self.options.check {
-            self.out.write_all(result.as_bytes())?;
+            // As Terraform prints it (a line of its UI): one line break at the end, the
+            // text's own or an added one.
+            writeln!(self.out, "{}", result.strip_suffix('\n').unwrap_or(&result))?;
         }
         Ok(())
     }

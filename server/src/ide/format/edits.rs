@@ -1,6 +1,6 @@
 //! The formatted tokens as minimal text edits on the source: one edit for each gap whose
-//! spaces changed, one for each run of tokens a rewrite replaced, and a line break added
-//! at the end when the file lacks one; nothing else of the file is touched.
+//! spaces changed, and one for each run of tokens a rewrite replaced; nothing else of the
+//! file is touched.
 
 use std::ops::Range;
 
@@ -41,10 +41,6 @@ pub(super) fn edits(tokens: &[WriterToken], original: &str) -> Vec<TextEdit> {
         if original.get(rest.clone()) != Some(pending.as_str()) {
             push(&mut out, rest, pending);
         }
-    }
-    // `terraform fmt` ends every file with a line break, after whatever spaces end it.
-    if !original.ends_with('\n') {
-        push(&mut out, original.len()..original.len(), "\n".into());
     }
     out
 }

@@ -104,7 +104,12 @@ pub fn format_on_type(
             format_range(text, open..offset)
         }
         '\n' => {
-            let ended = before.trim_end_matches(['\n', '\r']).len();
+            // The cursor may stand after the indentation the editor gave the new line.
+            let line_break = before.trim_end_matches([' ', '\t']);
+            let ended = line_break
+                .strip_suffix('\n')
+                .map_or(line_break, |t| t.strip_suffix('\r').unwrap_or(t))
+                .len();
             format_range(text, ended..ended)
         }
         _ => Ok(Vec::new()),

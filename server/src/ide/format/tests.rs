@@ -52,14 +52,14 @@ fn range_formatting_keeps_to_its_lines() {
 fn typing_a_closing_brace_formats_its_block() {
     let text = "x  = 1\nb {\nc=1\n}";
     let edits = format_on_type(text, text.len(), '}').unwrap();
-    assert_eq!(apply(text, &edits), "x  = 1\nb {\n  c = 1\n}\n");
+    assert_eq!(apply(text, &edits), "x  = 1\nb {\n  c = 1\n}");
 }
 
 #[test]
-fn every_file_ends_with_a_line_break_after_its_last_spaces() {
-    assert_eq!(fmt(""), "\n");
-    assert_eq!(fmt("a = 1 \t"), "a = 1  \n");
-    assert_eq!(fmt("b {}\n  "), "b {}\n  \n");
+fn the_spaces_ending_a_file_are_kept_and_no_line_break_is_added() {
+    assert_eq!(fmt(""), "");
+    assert_eq!(fmt("a = 1 \t"), "a = 1  ");
+    assert_eq!(fmt("b {}\n  "), "b {}\n  ");
 }
 
 #[test]
@@ -68,4 +68,13 @@ fn labels_hcl_scans_as_several_tokens_are_dropped() {
         fmt("t \"$${\" \"a$${\" \"\\u0041\" {}\n"),
         "t \"$${\" \"A\" {}\n"
     );
+}
+
+#[test]
+fn typing_a_line_break_formats_the_line_it_ended_only() {
+    // The editor indented the new line (the cursor stands after it) and closed the block.
+    let text = "a  = 1\nb {\nc=1\n  \n}\n";
+    let cursor = text.find("  \n}").unwrap() + 2;
+    let edits = format_on_type(text, cursor, '\n').unwrap();
+    assert_eq!(apply(text, &edits), "a  = 1\nb {\n  c = 1\n  \n}\n");
 }
