@@ -155,11 +155,16 @@ fn position(ops: &[Op], at: usize) -> (usize, usize) {
 fn write_hunk(out: &mut String, ops: &[Op], a: &[&str], b: &[&str], (x0, y0): (usize, usize)) {
     let old_len = ops.iter().filter(|op| **op != Op::Insert).count();
     let new_len = ops.iter().filter(|op| **op != Op::Delete).count();
-    let start = |first: usize, len: usize| if len == 0 { first } else { first + 1 };
+    // `diff -u` writes a range of one line as its number alone.
+    let range = |first: usize, len: usize| match len {
+        0 => format!("{first},0"),
+        1 => format!("{}", first + 1),
+        _ => format!("{},{len}", first + 1),
+    };
     out.push_str(&format!(
-        "@@ -{},{old_len} +{},{new_len} @@\n",
-        start(x0, old_len),
-        start(y0, new_len)
+        "@@ -{} +{} @@\n",
+        range(x0, old_len),
+        range(y0, new_len)
     ));
     let (mut x, mut y) = (x0, y0);
     for op in ops {
@@ -183,5 +188,68 @@ fn write_hunk(out: &mut String, ops: &[Op], a: &[&str], b: &[&str], (x0, y0): (u
         if !line.ends_with('\n') {
             out.push_str("\n\\ No newline at end of file\n");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `b` rebuilt from `a` and the script: every `Same` must be a real match.
+    fn rebuilt<'a>(a: &[&'a str], b: &[&'a str], ops: &[Op]) -> Vec<&'a str> {
+        let (mut x, mut y, mut out) = (0, 0, Vec::new());
+        for op in ops {
+            match op {
+                Op::Same => {
+                    assert_eq!(a[x], b[y]);
+                    out.push(a[x]);
+                    x += 1;
+                    y += 1;
+                }
+                Op::Delete => x += 1,
+                Op::Insert => {
+                    out.push(b[y]);
+                    y += 1;
+                }
+            }
+        }
+        assert_eq!((x, y), (a.len(), b.len()));
+        out
+    }
+
+    #[test]
+    fn scripts_are_shortest_and_rebuild_the_new_text() {
+        let cases: [(&str, &str, usize); 5] = [
+            ("abcabba", "cbabac", 5),
+            ("", "xyz", 3),
+            ("xyz", "", 3),
+            ("same", "same", 0),
+            ("a1b2c3d", "ab12cd3", 4),
+        ];
+        for (a, b, distance) in cases {
+            let a: Vec<&str> = a.split("").filter(|s| !s.is_empty()).collect();
+            let b: Vec<&str> = b.split("").filter(|s| !s.is_empty()).collect();
+            let ops = edit_script(&a, &b);
+            assert_eq!(rebuilt(&a, &b, &ops), b);
+            let changes = ops.iter().filter(|op| **op != Op::Same).count();
+            assert_eq!(changes, distance, "{a:?} -> {b:?}");
+        }
+    }
+
+    #[test]
+    fn hunks_carry_three_lines_of_context_and_line_numbers() {
+        let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n";
+        let new = "a\nB\nc\nd\ne\nf\ng\nh\nj\n";
+        assert_eq!(
+            unified(old, new, "old/x", "new/x"),
+            "--- old/x\n+++ new/x\n@@ -1,10 +1,9 @@\n a\n-b\n+B\n c\n d\n e\n f\n g\n h\n-i\n j\n"
+        );
+        assert_eq!(unified(old, old, "o", "n"), "");
+        // As `diff -u` writes them: a one-line range as its number, a missing last line
+        // break noted.
+        assert_eq!(
+            unified("a  = 1", "a = 1", "o", "n"),
+            "--- o\n+++ n\n@@ -1 +1 @@\n-a  = 1\n\\ No newline at end of file\n+a = 1\n\\ No newline at end of file\n"
+        );
     }
 }
