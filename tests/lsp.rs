@@ -38,6 +38,9 @@ fn initialize_advertises_only_what_works() {
         vec![
             "codeLensProvider",
             "definitionProvider",
+            "documentFormattingProvider",
+            "documentOnTypeFormattingProvider",
+            "documentRangeFormattingProvider",
             "executeCommandProvider",
             "hoverProvider",
             "positionEncoding",
