@@ -38,8 +38,11 @@ fn initialize_advertises_only_what_works() {
         vec![
             "codeLensProvider",
             "definitionProvider",
+            "documentFormattingProvider",
             "documentHighlightProvider",
             "documentLinkProvider",
+            "documentOnTypeFormattingProvider",
+            "documentRangeFormattingProvider",
             "documentSymbolProvider",
             "executeCommandProvider",
             "foldingRangeProvider",

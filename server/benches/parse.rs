@@ -1,9 +1,10 @@
-//! Criterion benchmark: parsing real configuration files (the largest of
+//! Criterion benchmark: parsing and formatting real configuration files (the largest of
 //! `../shared/corpus`, or the project's fixtures where the corpus is absent).
 
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use strata::ide::format::format;
 use strata::syntax::{parse, Syntax};
 
 fn sample_files() -> Vec<(String, String)> {
@@ -49,6 +50,15 @@ fn bench_parse(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::new("native", &name), &text, |b, text| {
             b.iter(|| parse(text, Syntax::Native, None))
+        });
+        // `terraform fmt`'s edits (issue 15's bar: 20 ms for the largest file), the file
+        // mangled so that every line needs some.
+        let unindented: String = text
+            .split_inclusive('\n')
+            .map(|line| line.trim_start_matches(' '))
+            .collect();
+        group.bench_with_input(BenchmarkId::new("format", &name), &unindented, |b, text| {
+            b.iter(|| format(text))
         });
         // The recovery path: the same file with one block left unclosed near the top.
         let broken = text.replacen('}', "", 1);

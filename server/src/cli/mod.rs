@@ -3,6 +3,8 @@
 
 mod check;
 pub mod configuration;
+mod diff;
+mod fmt;
 mod merged;
 mod plan;
 mod schema_json;
@@ -103,6 +105,21 @@ pub enum Command {
         /// their types' schemas.
         #[arg(long = "provider-schemas", value_name = "FILE")]
         provider_schemas: Vec<PathBuf>,
+    },
+    /// Format files as `terraform fmt` does: rewrite those that change and list them.
+    Fmt {
+        /// Files or directories (default: the current directory); `-` reads standard
+        /// input and writes the result to standard output.
+        paths: Vec<PathBuf>,
+        /// Write nothing: list the files that would change and exit with status 3 if any.
+        #[arg(long)]
+        check: bool,
+        /// Print a unified diff of each change.
+        #[arg(long)]
+        diff: bool,
+        /// Also format the files of sub-directories.
+        #[arg(long)]
+        recursive: bool,
     },
     /// Print the effective configuration of the module in DIR, overrides merged.
     Merged {
@@ -258,6 +275,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 &provider_schemas,
             )
         }
+        Command::Fmt {
+            paths,
+            check,
+            diff,
+            recursive,
+        } => fmt::run(
+            &paths,
+            fmt::Options {
+                check,
+                diff,
+                recursive,
+            },
+        ),
         Command::Merged {
             dir,
             format,

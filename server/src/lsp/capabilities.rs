@@ -130,6 +130,12 @@ pub fn result(setup: &Setup) -> InitializeResult {
             })),
             folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
             selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+            document_formatting_provider: Some(OneOf::Left(true)),
+            document_range_formatting_provider: Some(OneOf::Left(true)),
+            document_on_type_formatting_provider: Some(DocumentOnTypeFormattingOptions {
+                first_trigger_character: "}".into(),
+                more_trigger_character: Some(vec!["\n".into()]),
+            }),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: vec![
                     super::navigation::MERGED_BLOCK.into(),

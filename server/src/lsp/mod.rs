@@ -14,6 +14,7 @@
 mod capabilities;
 mod convert;
 mod diagnostics;
+mod formatting;
 mod hover;
 mod indexer;
 mod isolation;
@@ -170,6 +171,31 @@ impl Server {
 
     /// Awaits the client's answer to a request of the server's own; `None` once the
     /// session has ended (the answer can never come).
+    /// Answers a formatting request; a document that does not parse gets no edits and a
+    /// message saying why.
+    async fn format(
+        &self,
+        uri: &Uri,
+        request: formatting::Request,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let Some(path) = convert::path_of(uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        let result = contain(format!("formatting {}", path.display()), || {
+            formatting::edits(&self.workspace, &path, request, encoding)
+        })?;
+        match result {
+            Ok(edits) => Ok(edits),
+            Err(message) => {
+                self.client
+                    .show_message(MessageType::WARNING, message)
+                    .await;
+                Ok(None)
+            }
+        }
+    }
+
     async fn ask<T>(&self, request: impl Future<Output = T>) -> Option<T> {
         tokio::select! {
             answer = request => Some(answer),
@@ -627,6 +653,26 @@ impl LanguageServer for Server {
                 data,
             })
         }))
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        self.format(&params.text_document.uri, formatting::Request::Document)
+            .await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let request = formatting::Request::Range(params.range);
+        self.format(&params.text_document.uri, request).await
+    }
+
+    async fn on_type_formatting(
+        &self,
+        params: DocumentOnTypeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let at = params.text_document_position;
+        let request = formatting::Request::OnType(at.position, params.ch);
+        self.format(&at.text_document.uri, request).await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {

@@ -13,7 +13,7 @@ use super::{Span, SyntaxDiagnostic, SyntaxSeverity};
 
 /// The kinds of token HCL's scanner produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Tok {
+pub enum Tok {
     Ident,
     Number,
     OQuote,
@@ -28,6 +28,9 @@ pub(super) enum Tok {
     Newline,
     /// A `#` or `//` comment, which ends a line as a newline does.
     LineComment,
+    /// A `/* */` comment, which the scanner hands out only when asked to
+    /// ([`Lexer::with_block_comments`]): the parsers skip it, the formatter places it.
+    BlockComment,
     OBrace,
     CBrace,
     OBrack,
@@ -72,7 +75,7 @@ pub(super) enum Tok {
 
 /// One token: its kind and where it is in the file.
 #[derive(Clone, Debug)]
-pub(super) struct Token {
+pub struct Token {
     pub kind: Tok,
     pub span: Range<usize>,
 }
@@ -102,6 +105,8 @@ pub(super) struct Lexer<'a> {
     modes: Vec<Mode>,
     /// The offsets of the file's bytes that are not UTF-8, in order.
     invalid: &'a [usize],
+    /// Whether `/* */` comments are handed out as tokens.
+    block_comments: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -117,7 +122,14 @@ impl<'a> Lexer<'a> {
                 template: false,
             }],
             invalid: &[],
+            block_comments: false,
         }
+    }
+
+    /// The same scanner, handing out `/* */` comments as [`Tok::BlockComment`] tokens.
+    pub(super) fn with_block_comments(mut self) -> Self {
+        self.block_comments = true;
+        self
     }
 
     /// The same scanner, told where the file's bytes that are not UTF-8 are.
@@ -174,7 +186,11 @@ impl<'a> Lexer<'a> {
             '/' if rest.starts_with("//") => self.line_comment(),
             '/' if rest.starts_with("/*") => {
                 let len = rest[2..].find("*/").map_or(rest.len(), |i| i + 4);
-                self.pos += len;
+                if self.block_comments {
+                    self.push(Tok::BlockComment, len);
+                } else {
+                    self.pos += len;
+                }
             }
             '"' => {
                 self.push(Tok::OQuote, 1);
@@ -357,6 +373,21 @@ impl<'a> Lexer<'a> {
             depth: 0,
             template: true,
         });
+    }
+}
+
+/// Every token of a native-syntax `text` in order, comments of both kinds included, ending
+/// with [`Tok::Eof`]: the token stream HCL's writer works on.
+pub fn all_tokens(text: &str) -> Vec<Token> {
+    let mut lexer = Lexer::new(text, 0..text.len()).with_block_comments();
+    let mut out = Vec::new();
+    loop {
+        let token = lexer.next_token();
+        let end = token.kind == Tok::Eof;
+        out.push(token);
+        if end {
+            return out;
+        }
     }
 }
 

@@ -31,6 +31,7 @@ pub use json::attribute as json_property;
 pub use json::start_range as json_start_range;
 pub use json::{deep_properties, Property as JsonProperty};
 pub use json::{json_block_elements, json_blocks};
+pub use lexer::{all_tokens, Tok, Token};
 pub use recover::parse_native;
 pub use scan::heredoc_bodies;
 pub use static_exprs::{json_string_native, json_string_traversal};

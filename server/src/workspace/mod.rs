@@ -320,6 +320,12 @@ impl Workspace {
         self.files.get(path).map(|f| f.clone())
     }
 
+    /// The editor's text of the document at `path`, if it is open (any file the editor
+    /// opened, configuration or not).
+    pub fn open_text(&self, path: &Path) -> Option<String> {
+        self.open.get(path).map(|doc| doc.text())
+    }
+
     /// Whether `path` is open in the editor.
     pub fn is_open(&self, path: &Path) -> bool {
         self.open.contains_key(path)
