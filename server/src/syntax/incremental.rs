@@ -7,7 +7,10 @@
 //! A slice that does not parse is recovered item by item on its own when it is balanced
 //! (nothing in it still open at its end, so nothing reaches past it). The whole file is
 //! parsed instead when the slice is unbalanced. The slice always covers every problem the
-//! previous text had, so the result is always what a full parse would give.
+//! previous text had, so the result is always what a full parse would give. After a
+//! problem, in the previous text or in the new slice, the slice runs to the end of the
+//! file: HCL's parser stays in recovery mode from its first error on, so what follows a
+//! problem reads differently once the problem changes.
 
 use std::sync::Arc;
 
@@ -65,6 +68,12 @@ pub fn reparse(
         slice_start = slice_start.min(d.span.start as usize);
         old_slice_end = old_slice_end.max(d.span.end as usize);
     }
+    // After its first error HCL's parser stays in recovery mode to the end of the file
+    // (silent about most later errors, skipping everything after a stray token), so what
+    // follows a problem may read differently once the problem changes.
+    if !previous.diagnostics.is_empty() {
+        old_slice_end = previous_text.len();
+    }
     // An item that failed is in no tree, and its diagnostic may mark only part of it: with
     // problems in the previous text, take item extents from the scanner (the text was
     // balanced, so these are the items the full parse recovered one by one).
@@ -103,68 +112,108 @@ pub fn reparse(
     {
         return None;
     }
-    let new_slice_end = (old_slice_end as i64 + delta) as usize;
-    if new_slice_end < slice_start || new_slice_end > text.len() {
-        return None;
-    }
     if previous.body.blocks.iter().any(|b| b.stale) {
         return None;
     }
-    let slice = text.get(slice_start..new_slice_end)?;
-    // The items kept from the previous tree, where they stand in the new text.
-    let kept: Vec<Span> = items
-        .iter()
-        .filter_map(|(span, _)| {
-            if (span.end as usize) <= slice_start {
-                Some(*span)
-            } else if (span.start as usize) >= old_slice_end {
-                Some(Span::new(
-                    (span.start as i64 + delta) as usize,
-                    (span.end as i64 + delta) as usize,
-                ))
-            } else {
-                None
-            }
-        })
-        .collect();
-    let (reparsed, diagnostics) =
-        parse_slice(text, slice_start..new_slice_end, slice, last_good, &kept)?;
+    let edit = Edit {
+        text,
+        previous_text,
+        previous,
+        last_good,
+        items: &items,
+        delta,
+    };
+    edit.splice(slice_start, old_slice_end)
+}
 
-    // hcl-edit checks top-level attribute names across the whole body: a name the slice
-    // repeats needs the whole file.
-    let kept_names: Vec<&str> = previous
-        .body
-        .attributes
-        .iter()
-        .filter(|a| {
-            (a.span.end as usize) <= slice_start || (a.span.start as usize) >= old_slice_end
-        })
-        .map(|a| &*a.name.name)
-        .collect();
-    if reparsed
-        .attributes
-        .iter()
-        .any(|a| kept_names.contains(&&*a.name.name))
-    {
-        return None;
-    }
-    let mut body = Body::default();
-    for (span, item) in items {
-        if (span.end as usize) <= slice_start {
-            item.push_into(&mut body, 0);
-        } else if (span.start as usize) >= old_slice_end {
-            item.push_into(&mut body, delta);
+/// One edit of a file: both texts, the previous tree's top-level items in source order,
+/// and the edit's length change.
+struct Edit<'a> {
+    text: &'a str,
+    previous_text: &'a str,
+    previous: &'a File,
+    last_good: Option<&'a File>,
+    items: &'a [(Span, Item)],
+    delta: i64,
+}
+
+impl Edit<'_> {
+    /// The new tree: the previous items outside `slice_start..old_slice_end` (of the
+    /// previous text) kept, the slice parsed again; `None` when a full parse is needed.
+    fn splice(&self, slice_start: usize, old_slice_end: usize) -> Option<File> {
+        let (text, delta) = (self.text, self.delta);
+        let new_slice_end = (old_slice_end as i64 + delta) as usize;
+        if new_slice_end < slice_start || new_slice_end > text.len() {
+            return None;
         }
+        let slice = text.get(slice_start..new_slice_end)?;
+        // The items kept from the previous tree, where they stand in the new text.
+        let kept: Vec<Span> = self
+            .items
+            .iter()
+            .filter_map(|(span, _)| {
+                if (span.end as usize) <= slice_start {
+                    Some(*span)
+                } else if (span.start as usize) >= old_slice_end {
+                    Some(Span::new(
+                        (span.start as i64 + delta) as usize,
+                        (span.end as i64 + delta) as usize,
+                    ))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let (reparsed, diagnostics) = parse_slice(
+            text,
+            slice_start..new_slice_end,
+            slice,
+            self.last_good,
+            &kept,
+        )?;
+        // A problem in the slice puts HCL's parser in recovery mode for the rest of the
+        // file (see `reparse`): the slice then runs to the end of the file.
+        if !diagnostics.is_empty() && old_slice_end < self.previous_text.len() {
+            return self.splice(slice_start, self.previous_text.len());
+        }
+
+        // hcl-edit checks top-level attribute names across the whole body: a name the
+        // slice repeats needs the whole file.
+        let kept_names: Vec<&str> = self
+            .previous
+            .body
+            .attributes
+            .iter()
+            .filter(|a| {
+                (a.span.end as usize) <= slice_start || (a.span.start as usize) >= old_slice_end
+            })
+            .map(|a| &*a.name.name)
+            .collect();
+        if reparsed
+            .attributes
+            .iter()
+            .any(|a| kept_names.contains(&&*a.name.name))
+        {
+            return None;
+        }
+        let mut body = Body::default();
+        for (span, item) in self.items {
+            if (span.end as usize) <= slice_start {
+                item.push_into(&mut body, 0);
+            } else if (span.start as usize) >= old_slice_end {
+                item.push_into(&mut body, delta);
+            }
+        }
+        body.attributes.extend(reparsed.attributes);
+        body.blocks.extend(reparsed.blocks);
+        body.attributes.sort_by_key(|a| a.span.start);
+        body.blocks.sort_by_key(|b| b.span.start);
+        Some(File {
+            syntax: Syntax::Native,
+            body,
+            diagnostics,
+        })
     }
-    body.attributes.extend(reparsed.attributes);
-    body.blocks.extend(reparsed.blocks);
-    body.attributes.sort_by_key(|a| a.span.start);
-    body.blocks.sort_by_key(|b| b.span.start);
-    Some(File {
-        syntax: Syntax::Native,
-        body,
-        diagnostics,
-    })
 }
 
 /// Parses the slice as the full parse would parse those items: whole, then with the
@@ -215,15 +264,18 @@ enum Item {
 }
 
 impl Item {
-    fn push_into(self, body: &mut Body, delta: i64) {
+    /// Adds the item, moved by `delta` bytes, to `body` (shared unless it moved).
+    fn push_into(&self, body: &mut Body, delta: i64) {
         match self {
-            Item::Attribute(mut a) => {
+            Item::Attribute(a) => {
+                let mut a = a.clone();
                 if delta != 0 {
                     Arc::make_mut(&mut a).shift(delta);
                 }
                 body.attributes.push(a);
             }
-            Item::Block(mut b) => {
+            Item::Block(b) => {
+                let mut b = b.clone();
                 if delta != 0 {
                     Arc::make_mut(&mut b).shift(delta);
                 }
@@ -530,6 +582,18 @@ mod tests {
         incremental_count
     }
 
+    /// What the fuzz target checks: `syntax::reparse` after the edit, the incremental
+    /// parse or its fall-back, equals the full parse.
+    fn same_as_fuzzed((before, after): (&str, &str)) {
+        let previous = parse(before, Syntax::Native, None);
+        let last_good = (!previous.has_errors()).then_some(&previous);
+        assert_eq!(
+            crate::syntax::reparse(after, Syntax::Native, before, &previous, last_good),
+            parse(after, Syntax::Native, last_good),
+            "{before:?} -> {after:?}"
+        );
+    }
+
     /// Found by fuzzing (fuzz/, target reparse): an edit that opens or closes a block
     /// comment changes how the text after the slice reads.
     #[test]
@@ -542,15 +606,36 @@ mod tests {
             ("/*\nx\n*/\ny = 2\n", "/*\na = 1\n*/\ny = 2\n"),
             ("a = 1\n/*\nb = 2\n*/\n", "a = 1\n/\nb = 2\n*/\n"),
         ];
-        for (before, after) in cases {
-            let previous = parse(before, Syntax::Native, None);
-            let last_good = (!previous.has_errors()).then_some(&previous);
-            assert_eq!(
-                crate::syntax::reparse(after, Syntax::Native, before, &previous, last_good),
-                parse(after, Syntax::Native, last_good),
-                "{before:?} -> {after:?}"
-            );
-        }
+        cases.into_iter().for_each(same_as_fuzzed);
+    }
+
+    /// Found by fuzzing (fuzz/, target reparse): after an error HCL's parser is in
+    /// recovery mode to the end of the file, and a stray token at the top level ends the
+    /// file, so an edit changes how the text after its slice reads.
+    #[test]
+    fn edits_that_change_hcl_recovery_beyond_the_slice_give_the_full_parse() {
+        let cases = [
+            // Mending an error: the stray `{` after it is reported now.
+            ("a\n{\n}\n", "a = 1\n{\n}\n"),
+            // A stray `}` ends the file: the arguments after it are gone.
+            ("a = 1\nb = 2\n", "}\na = 1\nb = 2\n"),
+            // Breaking the first item silences the error of the last.
+            ("a = 1\nb = 1\nc = \n", "a\nb = 1\nc = \n"),
+            (
+                "locals {\n  u = 1\n}\nlocals \n{\n}\n",
+                "locals {\n  u = 1\n}\nl}\nlocals \n{\n}ocals \n{\n}\n",
+            ),
+        ];
+        cases.into_iter().for_each(same_as_fuzzed);
+        // And the full parse is what Terraform reports (fixtures/validate/
+        // syntax-native-stray-token, syntax-native-recovery-mode).
+        let full = parse("a\n{\n}\n{\n}\n", Syntax::Native, None);
+        assert_eq!(full.diagnostics.len(), 1);
+        let full = parse("}\na = 1\nb = 2\n", Syntax::Native, None);
+        assert!(full.body.attributes.is_empty());
+        let full = parse("a\nb = 1\nc = \n", Syntax::Native, None);
+        assert_eq!(full.diagnostics.len(), 1);
+        assert_eq!(full.body.attributes.len(), 2);
     }
 
     #[test]

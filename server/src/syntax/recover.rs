@@ -4,7 +4,8 @@
 //! half-typed, a file that fails is parsed again piece by piece:
 //! 1. the whole file with the newlines HCL ignores blanked (hcl-edit rejects some of them);
 //! 2. top-level item by item, so one broken block hides nothing else; an unclosed block is
-//!    reported at its opening brace and parsed as if closed;
+//!    reported at its opening brace and parsed as if closed; a token that cannot start an
+//!    item (a stray `{`) ends the file, as HCL skips from it to the end of the file;
 //! 3. inside a broken block, item by item again, recursively, so the block keeps every
 //!    attribute and nested block that is well-formed.
 //!
@@ -16,6 +17,7 @@ use std::sync::Arc;
 
 use super::depth::{is_nesting_error, nested_too_deeply};
 use super::diagnose::{self, Scope};
+use super::lexer::{Lexer, Tok};
 use super::native::Converter;
 use super::scan::{self, Item};
 use super::{repeated_keys, traversals};
@@ -73,6 +75,7 @@ pub(super) fn recover_range(
     };
     let mut body = Body::default();
     for item in scan::items(text, range.clone()) {
+        let stray = starts_without_name(text, &item, invalid);
         match recovery.body_item(&item) {
             Some(parsed) => recovery.add(&mut body, parsed),
             None => {
@@ -81,11 +84,30 @@ pub(super) fn recover_range(
                 }
             }
         }
+        if stray {
+            // HCL's top-level body loop reports a token that cannot start an item and
+            // then skips to the end of the file (`recover(TokenEOF)`): nothing after it
+            // is parsed or reported.
+            break;
+        }
     }
     let mut diagnostics = recovery.diagnostics;
     diagnostics.extend(traversals::diagnose(text, &body));
     diagnostics.sort_by_key(|d| d.span.start);
     (body, diagnostics)
+}
+
+/// Whether `item` starts with a token HCL's body loop refuses as an item's start
+/// (anything but a name: a stray `{` or `}`, a quoted name, a number).
+fn starts_without_name(text: &str, item: &Item, invalid: &[usize]) -> bool {
+    let mut lexer = Lexer::new(text, item.span.clone()).with_invalid(invalid);
+    loop {
+        match lexer.next_token().kind {
+            Tok::Newline | Tok::LineComment => {}
+            Tok::Ident | Tok::Eof => return false,
+            _ => return true,
+        }
+    }
 }
 
 pub(super) fn file(body: Body, diagnostics: Vec<SyntaxDiagnostic>) -> File {
@@ -104,7 +126,8 @@ enum Parsed {
 struct Recovery<'a> {
     text: &'a str,
     diagnostics: Vec<SyntaxDiagnostic>,
-    /// The item before the current one, in the same body, failed (see [`Scope`]).
+    /// An item before the current one failed: HCL's parser is in recovery mode, which
+    /// lasts to the end of the file (see [`Scope`]).
     after_error: bool,
     /// How many broken blocks the current item is inside.
     depth: usize,
@@ -113,11 +136,17 @@ struct Recovery<'a> {
 }
 
 impl Recovery<'_> {
-    /// Parses one item of a body, noting whether it failed for the next one.
+    /// Parses one item of a body, noting whether it failed for every later one (HCL's
+    /// parser never leaves recovery mode once in it).
     fn body_item(&mut self, item: &Item) -> Option<Parsed> {
         let before = self.diagnostics.len();
+        let recovering = self.after_error;
         let parsed = self.item(item);
-        self.after_error = self.diagnostics.len() > before;
+        let failed = self
+            .diagnostics
+            .get(before..)
+            .is_some_and(|new| new.iter().any(|d| d.severity == SyntaxSeverity::Error));
+        self.after_error = recovering || failed;
         parsed
     }
 
@@ -138,7 +167,8 @@ impl Recovery<'_> {
             // Something in the item never closes; HCL's error may be anywhere inside it, so
             // it is found over the whole item and the piecewise parse below stays quiet.
             let found = self.diagnose(item.span.clone(), true);
-            if found.is_empty() {
+            // HCL says this only outside recovery mode.
+            if found.is_empty() && !self.after_error {
                 self.error(
                     "Unclosed configuration block",
                     "There is no closing brace for this block before the end of the file. \
@@ -203,6 +233,7 @@ impl Recovery<'_> {
     }
 
     fn block(&mut self, range: Range<usize>, open: usize) -> Option<Block> {
+        let recovering = self.after_error;
         let header = parse_header(self.text, range.start..open);
         let scope = Scope {
             whole_blocks: false,
@@ -260,6 +291,8 @@ impl Recovery<'_> {
             }
         }
         self.depth -= 1;
+        // The whole block is read again below from its start, in the state it began in.
+        self.after_error = recovering;
         // hcl-edit refused the block, yet each of its items parsed (`x = 1 }` closes a body
         // on the line of its last item), or a single-line block broke HCL's rules for
         // those (`a { b = 1, c = 2 }`): only the whole block shows what HCL says.
@@ -375,6 +408,11 @@ impl Recovery<'_> {
                 (at + 1).min(range.end.max(at)),
             )));
             return None;
+        }
+        if self.after_error {
+            // HCL's parser is in recovery mode and says nothing more here; it keeps what
+            // it read of an argument.
+            return unanalysed_attribute(slice, range.start).map(Parsed::Attribute);
         }
         self.error(
             summary_for(error.message()),

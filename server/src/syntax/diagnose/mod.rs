@@ -20,8 +20,9 @@ pub(in crate::syntax) struct Scope<'a> {
     /// HCL's error may lie anywhere inside); otherwise stop at a block's `{`, since its
     /// items are diagnosed one by one.
     pub whole_blocks: bool,
-    /// The item before this one in the same body failed, so HCL is in recovery mode and
-    /// stays silent about most of what follows (a stray `{` after a broken header).
+    /// An item before this one failed, so HCL is in recovery mode (to the end of the
+    /// file) and stays silent about most of what follows (a stray `{` after a broken
+    /// header).
     pub after_error: bool,
     /// The offsets of the file's bytes that are not UTF-8.
     pub invalid: &'a [usize],
