@@ -653,6 +653,8 @@ impl LanguageServer for Server {
                 data,
             })
         }))
+    }
+
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         self.format(&params.text_document.uri, formatting::Request::Document)
             .await

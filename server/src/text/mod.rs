@@ -196,7 +196,7 @@ mod tests;
 pub struct SourcePos {
     /// 1-based line.
     pub line: usize,
-    /// 1-based column, in characters.
+    /// 1-based column, in grapheme clusters as HCL counts them (characters in JSON).
     pub column: usize,
     /// 0-based byte offset.
     pub byte: usize,
@@ -221,9 +221,36 @@ pub fn source_pos(text: &str, offset: usize) -> SourcePos {
     }
     SourcePos {
         line,
-        column: text[line_start..offset].chars().count() + 1,
+        column: columns(&text[line_start..offset]) + 1,
         byte: offset,
     }
+}
+
+/// The columns `line_prefix` takes as HCL's native scanner counts them: one per grapheme
+/// cluster of each token (a letter and the joiner or combining mark after it are one
+/// column), the tokens' clusters counted apart (a combining mark right after an opening
+/// quote starts a column of its own). A quote, a bracket, `,`, `=` and white space stand
+/// for token boundaries.
+fn columns(line_prefix: &str) -> usize {
+    use unicode_segmentation::UnicodeSegmentation;
+    if line_prefix.is_ascii() {
+        return line_prefix.len();
+    }
+    let boundary = |c: char| c.is_ascii_whitespace() || "\"{}()[],=".contains(c);
+    let (mut count, mut token_start) = (0, 0);
+    for (i, c) in line_prefix.char_indices() {
+        if boundary(c) {
+            count += line_prefix[token_start..i].graphemes(true).count() + 1;
+            token_start = i + c.len_utf8();
+        }
+    }
+    count + line_prefix[token_start..].graphemes(true).count()
+}
+
+/// How many bytes `offset` is past the start of line `line` (equal to its column in
+/// characters exactly when the line's text before it is ASCII).
+fn offset_in_line(rope: &Rope, line: u32, offset: usize) -> usize {
+    floor_char_boundary(rope, offset) - rope.line_to_byte(line as usize)
 }
 
 /// Converts byte offsets of one text into [`SourcePos`]; build once per file.
@@ -254,6 +281,14 @@ impl SourcePositions {
     pub fn at(&self, offset: usize) -> SourcePos {
         let p = position(&self.rope, offset, PositionEncoding::Utf32);
         let mut column = p.column as usize + 1;
+        if !self.json_columns && p.column as usize != offset_in_line(&self.rope, p.line, offset) {
+            // Not all ASCII: count grapheme clusters as HCL's native scanner does.
+            let line_start = self.rope.line_to_byte(p.line as usize);
+            let prefix = self
+                .rope
+                .byte_slice(line_start..floor_char_boundary(&self.rope, offset));
+            column = columns(&prefix.to_string()) + 1;
+        }
         if self.json_columns {
             let offset = floor_char_boundary(&self.rope, offset);
             let line_start = self.rope.line_to_byte(p.line as usize);

@@ -177,3 +177,14 @@ fn close_names_answers_as_a_scan_of_every_candidate() {
         }
     }
 }
+
+#[test]
+fn columns_count_grapheme_clusters_within_tokens_as_hcl_does() {
+    // A zero-width joiner joins the letter before it: one column.
+    let text = "s = \"a\u{200D}b\"";
+    assert_eq!(source_pos(text, text.len()).column, 9);
+    assert_eq!(SourcePositions::new(text).at(text.len()).column, 9);
+    // A combining mark right after the opening quote starts a token's first column.
+    let text = "s = \"\u{301}a\"";
+    assert_eq!(source_pos(text, text.len()).column, 9);
+}
