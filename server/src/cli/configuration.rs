@@ -355,6 +355,11 @@ fn resource_json(r: &Resource, tree: &ModuleTree, providers: &ProviderConfigs) -
         entry.insert("expressions".into(), Value::Object(expressions));
     }
     repetition(&mut entry, &r.count, &r.for_each);
+    if providers.full_name_of(&key) == Some(BUILTIN_PROVIDER) {
+        // The builtin provider's resource types are all at schema version 0; for other
+        // providers the version is in a schema Strata does not keep, and is left out.
+        entry.insert("schema_version".into(), json!(0));
+    }
     insert_some(&mut entry, "depends_on", depends_on(&r.depends_on));
     let provisioners: Vec<Value> = r
         .provisioners
@@ -513,6 +518,14 @@ impl ProviderConfigs {
         }
     }
 
+    /// The fully qualified name of the provider the configuration `key` stands for.
+    fn full_name_of(&self, key: &str) -> Option<&str> {
+        self.entries
+            .get(&self.resolve(key))
+            .or_else(|| self.entries.get(key))
+            .map(|pc| pc.full_name.as_str())
+    }
+
     /// The entries Terraform prints: those that do not stand for a parent's configuration.
     fn public(&self) -> Value {
         let mut out = Map::new();
@@ -589,6 +602,10 @@ fn passed_providers(expr: &Expr) -> Vec<(String, String)> {
 /// A provider's fully qualified name from its `source` (or the implied
 /// `hashicorp/<name>`), with the default registry host added.
 fn full_name(registry: &str, local: &str, source: Option<&str>) -> String {
+    if source.is_none() && local == "terraform" {
+        // The builtin provider (`terraform_data`, `terraform_remote_state`).
+        return BUILTIN_PROVIDER.to_string();
+    }
     let source = source.unwrap_or(local).to_lowercase();
     match source.split('/').count() {
         1 => format!("{registry}/hashicorp/{source}"),
@@ -596,6 +613,9 @@ fn full_name(registry: &str, local: &str, source: Option<&str>) -> String {
         _ => source,
     }
 }
+
+/// The builtin provider's fully qualified name, as `show -json` writes it.
+const BUILTIN_PROVIDER: &str = "terraform.io/builtin/terraform";
 
 /// `~>2.0.0, >=1` → `~> 2.0.0, >= 1`, as Terraform prints version constraints.
 fn normalize_constraints(text: &str) -> String {
