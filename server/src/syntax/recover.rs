@@ -4,8 +4,9 @@
 //! half-typed, a file that fails is parsed again piece by piece:
 //! 1. the whole file with the newlines HCL ignores blanked (hcl-edit rejects some of them);
 //! 2. top-level item by item, so one broken block hides nothing else; an unclosed block is
-//!    reported at its opening brace and parsed as if closed; a token that cannot start an
-//!    item (a stray `{`) ends the file, as HCL skips from it to the end of the file;
+//!    reported at its opening brace and parsed as if closed; after a token that cannot
+//!    start an item (a stray `{`) HCL skips to the end of the file, Strata reads on (so
+//!    one stray brace does not take every later declaration out of the model);
 //! 3. inside a broken block, item by item again, recursively, so the block keeps every
 //!    attribute and nested block that is well-formed.
 //!
@@ -17,7 +18,6 @@ use std::sync::Arc;
 
 use super::depth::{is_nesting_error, nested_too_deeply};
 use super::diagnose::{self, Scope};
-use super::lexer::{Lexer, Tok};
 use super::native::Converter;
 use super::scan::{self, Item};
 use super::{repeated_keys, traversals};
@@ -75,7 +75,6 @@ pub(super) fn recover_range(
     };
     let mut body = Body::default();
     for item in scan::items(text, range.clone()) {
-        let stray = starts_without_name(text, &item, invalid);
         match recovery.body_item(&item) {
             Some(parsed) => recovery.add(&mut body, parsed),
             None => {
@@ -84,30 +83,11 @@ pub(super) fn recover_range(
                 }
             }
         }
-        if stray {
-            // HCL's top-level body loop reports a token that cannot start an item and
-            // then skips to the end of the file (`recover(TokenEOF)`): nothing after it
-            // is parsed or reported.
-            break;
-        }
     }
     let mut diagnostics = recovery.diagnostics;
     diagnostics.extend(traversals::diagnose(text, &body));
     diagnostics.sort_by_key(|d| d.span.start);
     (body, diagnostics)
-}
-
-/// Whether `item` starts with a token HCL's body loop refuses as an item's start
-/// (anything but a name: a stray `{` or `}`, a quoted name, a number).
-fn starts_without_name(text: &str, item: &Item, invalid: &[usize]) -> bool {
-    let mut lexer = Lexer::new(text, item.span.clone()).with_invalid(invalid);
-    loop {
-        match lexer.next_token().kind {
-            Tok::Newline | Tok::LineComment => {}
-            Tok::Ident | Tok::Eof => return false,
-            _ => return true,
-        }
-    }
 }
 
 pub(super) fn file(body: Body, diagnostics: Vec<SyntaxDiagnostic>) -> File {
