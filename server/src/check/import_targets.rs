@@ -277,7 +277,7 @@ impl Import<'_> {
             return true;
         }
         let each = match evaluate(for_each, &Constants { m, each: None }) {
-            Ok(v) => elements(&v),
+            Ok(v) => for_each_elements(&v),
             Err(_) => Vec::new(),
         };
         if each.is_empty() {
@@ -399,7 +399,7 @@ fn key_of(v: &Result<Value, EvalError>) -> Key {
 
 /// `each.key` and `each.value` for every element of a known `for_each` value (a map or
 /// object by key, a set by element, a list or tuple by index).
-fn elements(v: &Value) -> Vec<(Value, Value)> {
+pub fn for_each_elements(v: &Value) -> Vec<(Value, Value)> {
     match v {
         Value::Map(items) | Value::Object(items) => items
             .iter()

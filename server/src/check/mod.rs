@@ -23,6 +23,7 @@ mod functions;
 mod idna;
 mod ignore_changes;
 mod import_targets;
+pub use import_targets::for_each_elements;
 mod imports;
 mod json_strings;
 mod lifecycle;

@@ -36,19 +36,8 @@ impl Planner<'_> {
         let Some(value) = self.eval(0, block.file, &for_each.expr, &Bindings::default()) else {
             return Vec::new();
         };
-        let pairs: Vec<(Value, Value)> = match &value {
-            Value::Map(items) | Value::Object(items) => items
-                .iter()
-                .map(|(k, v)| (Value::String(k.clone()), v.clone()))
-                .collect(),
-            Value::Set(items) => items.iter().map(|v| (v.clone(), v.clone())).collect(),
-            Value::List(items) | Value::Tuple(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (Value::Number(i as f64), v.clone()))
-                .collect(),
-            _ => Vec::new(), // The validate walk reports unsuitable values.
-        };
+        // Unsuitable values yield nothing: the validate walk reports them.
+        let pairs = crate::check::for_each_elements(&value);
         pairs
             .into_iter()
             .map(|each| Bindings {
