@@ -639,6 +639,20 @@ mod tests {
         assert_eq!(full.body.attributes.len(), 2);
     }
 
+    /// Found by fuzzing (fuzz/, target reparse): in `<<<y` HCL's scanner reads `<` and
+    /// then the heredoc `<<y`, which runs to the end of the file; the slice scanner must
+    /// see that heredoc too.
+    #[test]
+    fn a_heredoc_after_a_less_than_sign_is_seen_by_the_slice_scanner() {
+        let text = "d {\n  x = a<<<y\n}\n\nr {\n  n = 1\n}\n";
+        let cases = [
+            (text, text),
+            (text, &text[..text.len() - 1]),
+            ("d {\n  x = a<<y\n}\n", "d {\n  x = a<<<y\n}\n"),
+        ];
+        cases.into_iter().for_each(same_as_fuzzed);
+    }
+
     #[test]
     fn untouched_items_are_shared_not_copied() {
         let base = "variable \"a\" {}\n\nvariable \"b\" {}\n";

@@ -272,7 +272,9 @@ impl<'a> Scanner<'a> {
                     1
                 };
         } else {
-            self.pos += 2;
+            // Only the first `<` is a token of its own: in `<<<y` the heredoc `<<y` starts
+            // at the second, as HCL's scanner reads it.
+            self.pos += 1;
         }
     }
 
