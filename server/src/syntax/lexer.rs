@@ -250,25 +250,11 @@ impl<'a> Lexer<'a> {
 
     /// `<<EOT` or `<<-EOT` followed by a newline opens a heredoc.
     fn heredoc_open(&mut self) -> bool {
-        let rest = self.rest();
-        let after = if rest.starts_with("<<-") { 3 } else { 2 };
-        let marker_len = rest[after..]
-            .char_indices()
-            .find(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == '-'))
-            .map_or(rest.len() - after, |(i, _)| i);
-        let newline = &rest[after + marker_len..];
-        let newline_len = if newline.starts_with('\n') {
-            1
-        } else if newline.starts_with("\r\n") {
-            2
-        } else {
-            0
-        };
-        if marker_len == 0 || newline_len == 0 {
+        let Some(opener) = heredoc_opener(self.rest()) else {
             return false;
-        }
-        let marker = rest[after..after + marker_len].to_string();
-        self.push(Tok::OHeredoc, after + marker_len + newline_len);
+        };
+        let marker = self.rest()[opener.marker.clone()].to_string();
+        self.push(Tok::OHeredoc, opener.len);
         self.modes.push(Mode::Heredoc { marker });
         true
     }
@@ -392,6 +378,46 @@ pub fn all_tokens(text: &str) -> Vec<Token> {
 }
 
 /// The length of the number literal at the start of `rest`.
+/// Where a heredoc's opening line puts its marker, and the line's length.
+pub(super) struct HeredocOpener {
+    /// The marker's bytes within the text the opener starts.
+    pub marker: Range<usize>,
+    /// The opener's length, its line break included.
+    pub len: usize,
+}
+
+/// The heredoc opener at the start of `rest`, as HCL's scanner reads one: `<<`, an
+/// optional `-`, an identifier and right after it a line break (`\n` or `\r\n`). Anything
+/// else (`<<1A`, a blank before the line break) opens no heredoc.
+pub(super) fn heredoc_opener(rest: &str) -> Option<HeredocOpener> {
+    let after = rest.strip_prefix("<<")?;
+    let start = 2 + usize::from(after.starts_with('-'));
+    let marker = &rest[start..];
+    if !marker
+        .chars()
+        .next()
+        .is_some_and(hcl_primitives::ident::is_id_start)
+    {
+        return None;
+    }
+    let marker_len = marker
+        .char_indices()
+        .find(|&(_, c)| !hcl_primitives::ident::is_id_continue(c))
+        .map_or(marker.len(), |(i, _)| i);
+    let newline = &marker[marker_len..];
+    let newline_len = if newline.starts_with('\n') {
+        1
+    } else if newline.starts_with("\r\n") {
+        2
+    } else {
+        return None;
+    };
+    Some(HeredocOpener {
+        marker: start..start + marker_len,
+        len: start + marker_len + newline_len,
+    })
+}
+
 fn number_len(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let digits = |from: usize| {

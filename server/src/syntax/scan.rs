@@ -251,30 +251,17 @@ impl<'a> Scanner<'a> {
     }
 
     fn heredoc_start(&mut self) {
-        let mut p = self.pos + 2;
-        if self.at(p) == b'-' {
-            p += 1;
-        }
-        let ident_start = p;
-        while self.at(p).is_ascii_alphanumeric() || matches!(self.at(p), b'_' | b'-') {
-            p += 1;
-        }
-        let eol = self.line_end(p);
-        let rest_blank = self.text[p..eol].trim().is_empty();
-        if p > ident_start && rest_blank && eol < self.end {
-            self.markers.push(&self.text[ident_start..p]);
-            self.stack.push((Frame::Heredoc, self.pos));
-            // Skip the line break that ends the heredoc's first line.
-            self.pos = eol
-                + if self.at(eol) == b'\r' && self.at(eol + 1) == b'\n' {
-                    2
-                } else {
-                    1
-                };
-        } else {
+        match super::lexer::heredoc_opener(&self.text[self.pos..self.end]) {
+            Some(opener) => {
+                let start = self.pos;
+                self.markers
+                    .push(&self.text[start + opener.marker.start..start + opener.marker.end]);
+                self.stack.push((Frame::Heredoc, start));
+                self.pos = start + opener.len;
+            }
             // Only the first `<` is a token of its own: in `<<<y` the heredoc `<<y` starts
             // at the second, as HCL's scanner reads it.
-            self.pos += 1;
+            None => self.pos += 1,
         }
     }
 
@@ -524,6 +511,23 @@ mod tests {
         let text = "a = <<EOT\n  x ${1}\n y  \nEOT\nb = <<-E\n    z\n    E\nc = \"<<EOT\"\n";
         let bodies: Vec<&str> = heredoc_bodies(text).into_iter().map(|r| &text[r]).collect();
         assert_eq!(bodies, ["  x ${1}\n y  \n", "    z\n"]);
+    }
+
+    #[test]
+    fn heredoc_openers_are_read_as_hcl_reads_them() {
+        // `<<1A` and a blank after the marker open nothing; in `<<<y` the heredoc is `<<y`.
+        let text = "a = <<1A\nb = 1\nc = <<EOT \nd = 2\ne = x<<<y\n}\ny\nf = 3\n";
+        assert_eq!(
+            spans(text),
+            vec![
+                "a = <<1A",
+                "b = 1",
+                "c = <<EOT",
+                "d = 2",
+                "e = x<<<y\n}\ny",
+                "f = 3"
+            ]
+        );
     }
 
     #[test]
