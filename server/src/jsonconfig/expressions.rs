@@ -6,15 +6,15 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::eval::{constant, references};
+use crate::eval::{evaluate, json_literal, references, EvalError, Scope, Value as EvalValue};
 use crate::merge::{effective_block_type, Attr, MergedBody};
-use crate::syntax::{Block, Body, Expr, ExprKind, JsonKind, TraversalStep};
+use crate::syntax::{Block, Body, Expr, ExprKind, JsonKind, Span, TraversalStep};
 
 /// `{"constant_value": v}` and/or `{"references": [...]}`, as Terraform represents an
 /// expression (an empty object when it is neither, e.g. a function call).
 pub fn expression(expr: &Expr) -> Value {
     let mut out = Map::new();
-    if let Some(v) = constant(expr) {
+    if let Some(v) = constant_value(expr) {
         out.insert("constant_value".into(), v);
     }
     let refs: Vec<String> = references(expr)
@@ -25,6 +25,38 @@ pub fn expression(expr: &Expr) -> Value {
         out.insert("references".into(), json!(refs));
     }
     Value::Object(out)
+}
+
+/// The value HCL gives `expr` with no evaluation context (`Value(nil)`), which
+/// Terraform writes as `constant_value` and decodes a variable's `default` with. In the
+/// JSON syntax strings are then read as written, `${` sequences and all; a native
+/// expression is evaluated, and has no value once it names a variable or calls a
+/// function (`Variables not allowed`, `Function calls not allowed`): a `for`
+/// expression's own iterators are the only names it may use.
+pub(super) fn constant_value(expr: &Expr) -> Option<Value> {
+    if let Some(literal) = json_literal(expr) {
+        return Some(literal);
+    }
+    let mut calls = false;
+    expr.walk(&mut |e| calls |= matches!(e.kind, ExprKind::FuncCall { .. }));
+    if calls {
+        return None;
+    }
+    let value = evaluate(expr, &NoContext).ok()?;
+    value.is_wholly_known().then(|| value.to_json())
+}
+
+/// An evaluation context that defines nothing.
+struct NoContext;
+
+impl Scope for NoContext {
+    fn lookup(&self, _: &str, _: &[&str], span: Span) -> Result<(EvalValue, usize), EvalError> {
+        Err(EvalError::new(
+            "Variables not allowed",
+            "Variables may not be used here.",
+            span,
+        ))
+    }
 }
 
 pub(super) fn attr_expression(a: &Attr) -> Value {

@@ -105,10 +105,14 @@ pub fn to_json(tree: &ModuleTree) -> Value {
     let mut providers = ProviderConfigs::default();
     providers.collect(tree, None);
     let root = module_json(tree, &providers);
-    json!({
-        "provider_config": providers.public(),
-        "root_module": root,
-    })
+    let mut document = Map::new();
+    // `provider_config` is left out when empty, as Go's `omitempty` leaves it.
+    let provider_config = providers.public();
+    if !provider_config.is_empty() {
+        document.insert("provider_config".into(), Value::Object(provider_config));
+    }
+    document.insert("root_module".into(), root);
+    Value::Object(document)
 }
 
 fn insert_some(map: &mut Map<String, Value>, key: &str, value: Option<Value>) {

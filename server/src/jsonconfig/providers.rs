@@ -152,7 +152,7 @@ impl ProviderConfigs {
     }
 
     /// The entries Terraform prints: those that do not stand for a parent's configuration.
-    pub(super) fn public(&self) -> Value {
+    pub(super) fn public(&self) -> Map<String, Value> {
         let mut out = Map::new();
         for (key, pc) in &self.entries {
             if pc.parent_key.is_some() {
@@ -172,7 +172,7 @@ impl ProviderConfigs {
             }
             out.insert(key.clone(), Value::Object(entry));
         }
-        Value::Object(out)
+        out
     }
 }
 
