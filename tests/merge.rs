@@ -146,7 +146,7 @@ fn provider_configurations_merge_as_terraform_merges_them() {
         let merged = ws.merged_of(&module);
         for (name, expressions) in recorded.as_object().unwrap() {
             let provider = &merged.providers[&(name.clone(), None)];
-            let ours = Value::Object(strata::cli::configuration::merged_body(&provider.config));
+            let ours = Value::Object(strata::jsonconfig::merged_body(&provider.config));
             assert_eq!(
                 reduced(&ours),
                 reduced(expressions),

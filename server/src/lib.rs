@@ -6,6 +6,7 @@ pub mod check;
 pub mod cli;
 pub mod eval;
 pub mod ide;
+pub mod jsonconfig;
 pub mod limits;
 pub mod lsp;
 pub mod merge;

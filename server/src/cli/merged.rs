@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::configuration;
 use super::Format;
+use crate::jsonconfig;
 use crate::merge::{merge_with, render};
 use crate::module::Dialect;
 
@@ -26,8 +26,8 @@ pub fn run(
     match format {
         Format::Text => out.write_all(render::render_module(&merged).as_bytes())?,
         Format::Json => {
-            let tree = configuration::ModuleTree::load(&ws, merged, &dir);
-            let document = configuration::to_json(&tree);
+            let tree = ws.configuration_tree(merged, &dir);
+            let document = jsonconfig::to_json(&tree);
             serde_json::to_writer_pretty(&mut out, &document).context("writing JSON")?;
             writeln!(out)?;
         }

@@ -2,7 +2,6 @@
 //! analysis the language server uses.
 
 mod check;
-pub mod configuration;
 mod diff;
 mod fmt;
 mod merged;

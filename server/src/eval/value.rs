@@ -94,11 +94,32 @@ impl Value {
     /// A JSON value already converted to `ty` (by `types::convert`), with the collection
     /// kinds `ty` gives it.
     pub fn from_typed_json(json: &Json, ty: &Type) -> Self {
+        Value::from_converted(json, ty, None)
+    }
+
+    /// The value `given` converted to `ty`, where `json` is what `types::convert` made of
+    /// it: the collection kinds `ty` gives, and where `ty` is `any`, `given` itself, as
+    /// cty's conversion to `DynamicPseudoType` returns its value unchanged (a list stays
+    /// a list and a map a map, rather than the tuple and object a JSON literal would be).
+    pub fn from_converted(json: &Json, ty: &Type, given: Option<&Value>) -> Self {
+        let elements = given.and_then(Value::elements);
+        let element = |i: usize| elements.and_then(|items| items.get(i));
+        let attributes = given.and_then(Value::attributes);
+        let attribute = |k: &str| attributes.and_then(|map| map.get(k));
         match (json, ty) {
             (Json::Null, _) => Value::Null,
-            (Json::Array(items), Type::List(t)) => {
-                Value::List(items.iter().map(|i| Value::from_typed_json(i, t)).collect())
-            }
+            (json, Type::Dynamic) => match given {
+                Some(v) if v.to_json() == *json => v.clone(),
+                _ => Value::from_json(json),
+            },
+            (Json::Array(items), Type::List(t)) => Value::List(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| Value::from_converted(item, t, element(i)))
+                    .collect(),
+            ),
+            // A set's elements are in cty's order, not the given value's.
             (Json::Array(items), Type::Set(t)) => {
                 Value::set(items.iter().map(|i| Value::from_typed_json(i, t)).collect())
             }
@@ -106,19 +127,20 @@ impl Value {
                 items
                     .iter()
                     .zip(ts)
-                    .map(|(i, t)| Value::from_typed_json(i, t))
+                    .enumerate()
+                    .map(|(i, (item, t))| Value::from_converted(item, t, element(i)))
                     .collect(),
             ),
             (Json::Object(map), Type::Map(t)) => Value::Map(
                 map.iter()
-                    .map(|(k, v)| (k.clone(), Value::from_typed_json(v, t)))
+                    .map(|(k, v)| (k.clone(), Value::from_converted(v, t, attribute(k))))
                     .collect(),
             ),
             (Json::Object(map), Type::Object(attrs)) => Value::Object(
                 map.iter()
                     .map(|(k, v)| {
                         let t = attrs.get(k).map_or(&Type::Dynamic, |a| &a.ty);
-                        (k.clone(), Value::from_typed_json(v, t))
+                        (k.clone(), Value::from_converted(v, t, attribute(k)))
                     })
                     .collect(),
             ),
@@ -457,5 +479,47 @@ impl fmt::Display for Value {
             Value::Marked(inner, marks) if !marks.contains(Marks::SENSITIVE) => inner.fmt(f),
             Value::Marked(..) => f.write_str("(sensitive value)"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A value converted to `any` keeps its kinds (fixture `module-any-variable`).
+    #[test]
+    fn conversion_to_any_keeps_the_given_value() {
+        let list = Value::List(vec![Value::string("a")]);
+        assert_eq!(
+            Value::from_converted(&json!(["a"]), &Type::Dynamic, Some(&list)),
+            list
+        );
+        let tuple = Value::Tuple(vec![Value::string("a")]);
+        assert_eq!(
+            Value::from_converted(&json!(["a"]), &Type::Dynamic, Some(&tuple)),
+            tuple
+        );
+        // `map(any)` unifies `{x = "1", y = 2}` to a map of strings.
+        let object = Value::Object(BTreeMap::from([
+            ("x".to_string(), Value::string("1")),
+            ("y".to_string(), Value::Number(2.0)),
+        ]));
+        let ty = Type::Map(Box::new(Type::Dynamic));
+        let converted = json!({"x": "1", "y": "2"});
+        assert_eq!(
+            Value::from_converted(&converted, &ty, Some(&object)),
+            Value::Map(BTreeMap::from([
+                ("x".to_string(), Value::string("1")),
+                ("y".to_string(), Value::string("2")),
+            ]))
+        );
+        // `list(any)` keeps nested lists.
+        let nested = Value::List(vec![Value::List(vec![]), Value::List(vec![])]);
+        let ty = Type::List(Box::new(Type::Dynamic));
+        assert_eq!(
+            Value::from_converted(&json!([[], []]), &ty, Some(&nested)),
+            nested
+        );
     }
 }

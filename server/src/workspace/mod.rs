@@ -5,6 +5,7 @@
 //! always win over what is on disk. Readers never wait on parsing: a module is rebuilt
 //! from already-parsed files under a short lock.
 
+mod configuration;
 mod cycles;
 mod discover;
 mod disk;

@@ -65,7 +65,8 @@ impl Planner<'_> {
             let value = match value {
                 Some(v) if v.is_wholly_known() => match convert(&v.to_json(), &ty) {
                     Ok(json) => {
-                        Value::from_typed_json(&crate::types::apply_defaults(&json, &ty), &ty)
+                        let json = crate::types::apply_defaults(&json, &ty);
+                        Value::from_converted(&json, &ty, Some(&v))
                     }
                     Err(_) => v,
                 },
