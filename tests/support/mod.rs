@@ -40,6 +40,20 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
+/// The `--provider-schemas` arguments of a fixture that needs provider schemas: its
+/// `provider-schemas` file names the schema file, relative to the fixture.
+pub fn provider_schema_args(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("provider-schemas"))
+        .map(|p| {
+            let path = dir.join(p.trim());
+            vec![
+                "--provider-schemas".into(),
+                path.to_string_lossy().into_owned(),
+            ]
+        })
+        .unwrap_or_default()
+}
+
 /// The fixtures under `fixtures/<folder>` that hold a recording named `file`, each with
 /// the recording read as JSON, in name order.
 pub fn recordings(folder: &str, file: &str) -> Vec<(PathBuf, Value)> {
