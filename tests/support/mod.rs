@@ -99,6 +99,19 @@ impl Client {
         Self::start_with_env(&[])
     }
 
+    /// Starts `strata serve --stdio` with the schema cache `cache`, an empty CLI
+    /// configuration and a home directory inside the cache's: nothing of the user's
+    /// providers is read.
+    pub fn start_with_cache(cache: &TempDir) -> Self {
+        let config = cache.write("empty.tfrc", "");
+        let home = cache.path().join("home");
+        Self::start_with_env(&[
+            ("STRATA_CACHE_DIR", &cache.path().to_string_lossy()),
+            ("TF_CLI_CONFIG_FILE", &config.to_string_lossy()),
+            ("HOME", &home.to_string_lossy()),
+        ])
+    }
+
     /// Starts `strata serve --stdio` with these environment variables set.
     pub fn start_with_env(env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(strata_bin())
