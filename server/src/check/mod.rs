@@ -312,6 +312,7 @@ fn walk(
     ignore_changes::check(merged, schemas, &mut out);
     provider_bodies::check(merged, schemas, &mut out);
     provider_configs::check(merged, schemas, &mut out);
+    provider_configs::ignored_arguments(merged, schemas, &mut out);
     schema_traversal::check(merged, &walked, schemas, &mut out);
     resource_types::check(merged, schemas, &mut out);
     reference_syntax::check(merged, &walked, &mut out);

@@ -12,11 +12,16 @@
 //! fixtures/validate-providers/aws-provider-config-overrides*). Planning decodes it
 //! (`ConfigureProvider`): `plan_time` reports what that decoding finds, the merged body
 //! decoded as a resource's is (`provider_bodies/overrides.rs`; recorded in
-//! fixtures/plan-recorded/provider-config-overrides*).
+//! fixtures/plan-recorded/provider-config-overrides*). Neither reads an argument of an
+//! overridden configuration that the provider's schema lacks: `ignored_arguments` warns
+//! of each (as `schemas.rs` does for resources).
 
+use super::arguments::{ignored_in_layers, Ignored};
 use super::provider_bodies::{decode, overrides, provider_content};
 use super::Diagnostic;
-use crate::merge::{implied_local_name, resource_local_name, MergedModule, Provider};
+use crate::merge::{
+    implied_local_name, resource_local_name, MergedModule, Provider, PROVIDER_META,
+};
 use crate::schema::{
     file_schema, BlockSchema, ProviderBody, ProviderSchemaSource, ResourceSchema, SchemaLookup,
 };
@@ -59,6 +64,34 @@ pub(super) fn plan_time(
             continue;
         }
         overrides::decode(m, &schema.block, language, &p.bodies, &p.config, out);
+    }
+}
+
+/// A warning for each argument of a configuration an override changes that its
+/// provider's schema lacks: Terraform reads neither when validating nor when planning.
+pub(super) fn ignored_arguments(
+    m: &MergedModule,
+    schemas: &dyn ProviderSchemaSource,
+    out: &mut Vec<Diagnostic>,
+) {
+    for p in m.providers.values() {
+        if p.provenance.overrides.is_empty() {
+            continue;
+        }
+        let address = m.local_provider(&p.name);
+        let SchemaLookup::Found(schema) = schemas.lookup(&address, ProviderBody::Provider, "")
+        else {
+            continue;
+        };
+        let ignored = |name: &str| Ignored {
+            summary: "Argument ignored in an overridden provider configuration",
+            reason: format!(
+                "The provider {} has no argument \"{name}\" in its configuration.",
+                address.for_display()
+            ),
+            what: "a provider configuration",
+        };
+        ignored_in_layers(m, &p.bodies, PROVIDER_META, &schema.block, &ignored, out);
     }
 }
 
