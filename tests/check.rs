@@ -25,15 +25,7 @@ fn every_check_fixture_reports_its_expected_diagnostics() {
         )
         .expect("expected.json is JSON");
         // A fixture that needs provider schemas names the schema file in `provider-schemas`.
-        let schemas: Vec<String> = std::fs::read_to_string(dir.join("provider-schemas"))
-            .map(|p| {
-                let path = dir.join(p.trim());
-                vec![
-                    "--provider-schemas".into(),
-                    path.to_string_lossy().into_owned(),
-                ]
-            })
-            .unwrap_or_default();
+        let schemas = support::provider_schema_args(&dir);
         let out = Command::new(strata_bin())
             .args(["check", &dir.to_string_lossy(), "--format", "json"])
             .args(&schemas)

@@ -262,3 +262,87 @@ locals {
         assert!(!other.contains("Parameters:"), "{other}");
     }
 }
+
+/// The recorded AWS schema as a schema file in `dir` for version `version`: 5.2.0's
+/// `aws_instance` has no `ami` and requires `instance_type`, with a description.
+fn aws_version_file(dir: &TempDir, version: &str) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(fixtures().join("providers/schemas.json")).unwrap();
+    let mut file: Value = serde_json::from_str(&text).unwrap();
+    if version == "5.2.0" {
+        let aws = "registry.terraform.io/hashicorp/aws";
+        let instance = &mut file["provider_schemas"][aws]["resource_schemas"]["aws_instance"];
+        let attributes = instance["block"]["attributes"].as_object_mut().unwrap();
+        attributes.remove("ami");
+        attributes["instance_type"] = json!({
+            "type": "string",
+            "required": true,
+            "description": "The instance type.",
+            "description_kind": "plain"
+        });
+    }
+    dir.write(&format!("aws-{version}.json"), &file.to_string())
+}
+
+/// A module the roots `old` and `also-old` (locking aws 5.1.0) and `new` (5.2.0) call:
+/// hover on its arguments says what each version's schema says where they differ.
+#[test]
+fn hover_in_a_module_two_roots_call_shows_each_locked_version() {
+    let cache = TempDir::new("hover-versions-cache");
+    let files = TempDir::new("hover-versions-files");
+    for version in ["5.1.0", "5.2.0"] {
+        let file = aws_version_file(&files, version);
+        let imported = std::process::Command::new(support::strata_bin())
+            .args(["schemas", "import", &file.to_string_lossy(), "--version"])
+            .arg(version)
+            .env("STRATA_CACHE_DIR", cache.path())
+            .output()
+            .unwrap();
+        assert!(imported.status.success(), "{imported:?}");
+    }
+    let workspace = TempDir::new("hover-versions");
+    let required =
+        "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n";
+    let call = "module \"shared\" {\n  source = \"../shared\"\n}\n";
+    for (root, version) in [("old", "5.1.0"), ("also-old", "5.1.0"), ("new", "5.2.0")] {
+        workspace.write(&format!("{root}/main.tf"), &format!("{required}{call}"));
+        let lock = format!(
+            "provider \"registry.terraform.io/hashicorp/aws\" {{\n  version = \"{version}\"\n}}\n"
+        );
+        workspace.write(&format!("{root}/.terraform.lock.hcl"), &lock);
+    }
+    let shared = format!(
+        "{required}resource \"aws_instance\" \"a\" {{\n  ami           = \"ami-1\"\n  instance_type = \"t3.micro\"\n  tags          = {{}}\n}}\n"
+    );
+    let path = workspace.write("shared/main.tf", &shared);
+    let mut client = Client::start_with_cache(&cache);
+    client.request(
+        "initialize",
+        json!({ "processId": null, "capabilities": {}, "rootUri": uri(workspace.path()) }),
+    );
+    client.notify("initialized", json!({}));
+    client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
+    let u = client.open(&path, &shared, 1);
+
+    let instance_type = hover(&mut client, &u, 7, 4);
+    let expected = "**`hashicorp/aws` 5.1.0 (roots `also-old`, `old`)**\n\n`instance_type`: `string` (optional, computed)\n\n**`hashicorp/aws` 5.2.0 (root `new`)**\n\n`instance_type`: `string` (required)\n\nThe instance type.\n\n---\n\n";
+    assert!(instance_type.starts_with(expected), "{instance_type}");
+
+    let ami = hover(&mut client, &u, 6, 4);
+    let expected = "**`hashicorp/aws` 5.1.0 (roots `also-old`, `old`)**\n\n`ami`: `string` (optional, computed)\n\n**`hashicorp/aws` 5.2.0 (root `new`)**\n\n*Not in this version's schema.*\n\n---\n\n";
+    assert!(ami.starts_with(expected), "{ami}");
+
+    // Where every version says the same, one text, as in a module one root calls.
+    let tags = hover(&mut client, &u, 8, 4);
+    assert!(
+        tags.starts_with("`tags`: `map(string)` (optional)\n\n---\n\n"),
+        "{tags}"
+    );
+
+    // On the header, each version names itself and where its schema came from.
+    let header = hover(&mut client, &u, 5, 3);
+    assert!(
+        header.starts_with("**`hashicorp/aws` 5.1.0 (roots `also-old`, `old`)**\n\nProvider `registry.terraform.io/hashicorp/aws` 5.1.0, schema from `"),
+        "{header}"
+    );
+    assert!(header.contains("**`hashicorp/aws` 5.2.0 (root `new`)**\n\nProvider `registry.terraform.io/hashicorp/aws` 5.2.0"), "{header}");
+}

@@ -632,17 +632,10 @@ fn the_server_follows_terraform_init_root_by_root() {
     let workspace = TempDir::new("schema-store-init");
     let cache = TempDir::new("schema-store-cache");
     import_two_versions(&cache);
-    let config = cache.write("empty.tfrc", "");
-    let home = cache.path().join("home");
-    let env = [
-        ("STRATA_CACHE_DIR", cache.path().to_str().unwrap()),
-        ("TF_CLI_CONFIG_FILE", config.to_str().unwrap()),
-        ("HOME", home.to_str().unwrap()),
-    ];
     let text = main_tf("aws", INSTANCE);
     workspace.write("old/main.tf", &text);
     workspace.write("new/main.tf", &text);
-    let mut client = Client::start_with_env(&env);
+    let mut client = Client::start_with_cache(&cache);
     let params = json!({
         "processId": null,
         "capabilities": { "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } },

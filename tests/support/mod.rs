@@ -40,6 +40,20 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
+/// The `--provider-schemas` arguments of a fixture that needs provider schemas: its
+/// `provider-schemas` file names the schema file, relative to the fixture.
+pub fn provider_schema_args(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("provider-schemas"))
+        .map(|p| {
+            let path = dir.join(p.trim());
+            vec![
+                "--provider-schemas".into(),
+                path.to_string_lossy().into_owned(),
+            ]
+        })
+        .unwrap_or_default()
+}
+
 /// The fixtures under `fixtures/<folder>` that hold a recording named `file`, each with
 /// the recording read as JSON, in name order.
 pub fn recordings(folder: &str, file: &str) -> Vec<(PathBuf, Value)> {
@@ -83,6 +97,19 @@ impl Client {
     /// Starts `strata serve --stdio`.
     pub fn start() -> Self {
         Self::start_with_env(&[])
+    }
+
+    /// Starts `strata serve --stdio` with the schema cache `cache`, an empty CLI
+    /// configuration and a home directory inside the cache's: nothing of the user's
+    /// providers is read.
+    pub fn start_with_cache(cache: &TempDir) -> Self {
+        let config = cache.write("empty.tfrc", "");
+        let home = cache.path().join("home");
+        Self::start_with_env(&[
+            ("STRATA_CACHE_DIR", &cache.path().to_string_lossy()),
+            ("TF_CLI_CONFIG_FILE", &config.to_string_lossy()),
+            ("HOME", &home.to_string_lossy()),
+        ])
     }
 
     /// Starts `strata serve --stdio` with these environment variables set.

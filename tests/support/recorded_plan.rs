@@ -115,12 +115,14 @@ fn lines(dir: &Path, name: &str) -> Vec<String> {
 }
 
 /// Runs `strata plan` on a fixture in `format`: with the fixture's `args` (one a line) and
-/// its `env` (`NAME=VALUE` a line), as the recording script gives them to Terraform.
+/// its `env` (`NAME=VALUE` a line), as the recording script gives them to Terraform, and
+/// the schema file its `provider-schemas` names (Terraform had the provider itself).
 fn run_plan(dir: &Path, format: &str) -> std::process::Output {
     let env = lines(dir, "env");
     Command::new(strata_bin())
         .args(["plan", &dir.to_string_lossy(), "--format", format])
         .args(lines(dir, "args"))
+        .args(super::provider_schema_args(dir))
         .envs(env.iter().filter_map(|v| v.split_once('=')))
         .output()
         .expect("run strata plan")

@@ -3,7 +3,9 @@
 //! and for undeclared names.
 
 use super::{at, Diagnostic, Severity};
-use crate::merge::{MergedModule, Origin};
+use crate::merge::{MergedModule, Nested, Origin};
+use crate::schema::{BlockSchema, Requirement};
+use crate::syntax::Syntax;
 use crate::text::names::distance;
 
 /// Code of an argument a block's known schema does not have.
@@ -59,6 +61,49 @@ pub(super) fn unknown_argument(
             "Unsupported argument".into(),
             unsupported_detail(name, known),
         ),
+    }
+}
+
+/// The arguments a body of `schema` may set: every attribute but the computed-only ones.
+pub(super) fn settable(schema: &BlockSchema) -> Vec<&str> {
+    let attributes = schema.attributes.iter();
+    let settable = attributes.filter(|a| a.requirement != Requirement::Computed);
+    settable.map(|a| &*a.name).collect()
+}
+
+/// The arguments of an object an override file changes that its schema lacks, in each of
+/// its written layers `bodies` (the merge with a schema leaves them out, spec §1.5),
+/// leaving out the block's own arguments `meta` and JSON properties standing for nested
+/// blocks: a warning each, `ignored(name)` saying why.
+pub(super) fn ignored_in_layers(
+    m: &MergedModule,
+    bodies: &[Nested],
+    meta: &[&str],
+    schema: &BlockSchema,
+    ignored: &dyn Fn(&str) -> Ignored,
+    out: &mut Vec<Diagnostic>,
+) {
+    let known = settable(schema);
+    let json = |file: u32| m.file(file).syntax.syntax == Syntax::Json;
+    let blocks = |file: u32, name: &str| json(file) && schema.block(name, m.dialect).is_some();
+    for layer in bodies {
+        for a in &layer.block.body.attributes {
+            let name = &*a.name.name;
+            if meta.contains(&name) || blocks(layer.file, name) || known.contains(&name) {
+                continue;
+            }
+            let origin = Origin {
+                file: layer.file,
+                span: a.name.span,
+            };
+            out.push(unknown_argument(
+                m,
+                origin,
+                name,
+                &known,
+                Some(ignored(name)),
+            ));
+        }
     }
 }
 

@@ -312,6 +312,7 @@ fn walk(
     ignore_changes::check(merged, schemas, &mut out);
     provider_bodies::check(merged, schemas, &mut out);
     provider_configs::check(merged, schemas, &mut out);
+    provider_configs::ignored_arguments(merged, schemas, &mut out);
     schema_traversal::check(merged, &walked, schemas, &mut out);
     resource_types::check(merged, schemas, &mut out);
     reference_syntax::check(merged, &walked, &mut out);
@@ -323,10 +324,15 @@ fn walk(
 }
 
 /// The configuration errors Terraform reports only when it plans, not when it validates
-/// (so `check_module` leaves them out): a `removed` block whose object is still declared.
-pub fn plan_time_errors(merged: &MergedModule) -> Vec<Diagnostic> {
+/// (so `check_module` leaves them out): a `removed` block whose object is still declared,
+/// and what configuring a provider finds in a configuration an override changes.
+pub fn plan_time_errors(
+    merged: &MergedModule,
+    schemas: &dyn ProviderSchemaSource,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     refactoring::removed_still_declared(merged, &mut out);
+    provider_configs::plan_time(merged, schemas, &mut out);
     out
 }
 

@@ -23,7 +23,7 @@ use super::decode::{
 };
 use super::provider_json::{unfold, ShapeError};
 
-mod overrides;
+pub(super) mod overrides;
 use super::provider_lookup::{declarations, resource_schema};
 use super::{at, range_text, Diagnostic, Severity};
 use crate::merge::{header_span, MergedModule, Origin};
@@ -66,7 +66,8 @@ pub(super) fn check(
             let content = provider_content(&language.schema, &d.block.body, m);
             decode(m, d.file, &schema.block, &content, d.block, out);
         } else {
-            overrides::decode(m, &schema.block, &language.schema, resource, out);
+            let (bodies, merged) = (&resource.bodies, &resource.config);
+            overrides::decode(m, &schema.block, &language.schema, bodies, merged, out);
         }
     }
 }

@@ -7,7 +7,7 @@
 //! against their schema by `ignore_changes.rs`. Bodies with a provider schema are
 //! decoded by `provider_bodies.rs`.
 
-use super::arguments::{unknown_argument, Ignored};
+use super::arguments::{ignored_in_layers, settable, unknown_argument, Ignored};
 use super::Diagnostic;
 use crate::merge::{MergedModule, Mode, Origin, META};
 use crate::schema::{BlockSchema, ProviderSchemaSource, SchemaLookup, ValueType};
@@ -83,46 +83,27 @@ pub(super) fn check(
             }
             _ => continue,
         };
-        let known: Vec<&str> = schema
-            .attributes
-            .iter()
-            .filter(|a| a.requirement != crate::schema::Requirement::Computed)
-            .map(|a| &*a.name)
-            .collect();
-        // In an overridden resource the merge (with a schema) leaves out what the type
-        // does not have, so the written bodies are read (a JSON property named like a
-        // nested block type holds blocks); alone, the merged body is the one body as
-        // written.
-        let json = |file: u32| m.file(file).syntax.syntax == crate::syntax::Syntax::Json;
-        let blocks = |file: u32, name: &str| json(file) && schema.block(name, m.dialect).is_some();
-        let written: Vec<(u32, &crate::syntax::Attribute)> = if overridden {
-            r.bodies
-                .iter()
-                .flat_map(|b| b.block.body.attributes.iter().map(move |a| (b.file, &**a)))
-                .filter(|(file, a)| !META.contains(&&*a.name.name) && !blocks(*file, &a.name.name))
-                .collect()
-        } else {
-            r.config
-                .attributes
-                .iter()
-                .map(|a| (a.file, &*a.attr))
-                .collect()
-        };
-        for (file, attr) in written {
-            let name = &*attr.name.name;
+        if overridden {
+            let ignored = |name: &str| Ignored {
+                summary: "Argument ignored in an overridden resource",
+                reason: format!("{} has no argument \"{name}\".", r.key.type_name),
+                what: "a resource",
+            };
+            ignored_in_layers(m, &r.bodies, META, &schema, &ignored, out);
+            continue;
+        }
+        // Alone, the merged body is the one body as written.
+        let known = settable(&schema);
+        for a in &r.config.attributes {
+            let name = &*a.attr.name.name;
             if known.contains(&name) {
                 continue;
             }
             let origin = Origin {
-                file,
-                span: attr.name.span,
+                file: a.file,
+                span: a.attr.name.span,
             };
-            let ignored = overridden.then(|| Ignored {
-                summary: "Argument ignored in an overridden resource",
-                reason: format!("{} has no argument \"{name}\".", r.key.type_name),
-                what: "a resource",
-            });
-            out.push(unknown_argument(m, origin, name, &known, ignored));
+            out.push(unknown_argument(m, origin, name, &known, None));
         }
     }
 }

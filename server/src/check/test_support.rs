@@ -19,3 +19,36 @@ pub(super) fn merged(text: &str, dialect: Dialect) -> MergedModule {
         revision: 1,
     })
 }
+
+/// The merged module of the files `files` (name and text, in load order), merged with
+/// `schemas` as the workspace merges (`merge_with`).
+pub(super) fn merged_files(
+    files: &[(&str, &str)],
+    schemas: &dyn crate::schema::ProviderSchemaSource,
+) -> MergedModule {
+    let dir = Path::new("/nonexistent/strata-check-test");
+    let dialect = Dialect::Terraform;
+    let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+    let sources = files
+        .iter()
+        .map(|(name, text)| {
+            Arc::new(SourceFile::parse(
+                dir.join(name),
+                (*text).into(),
+                None,
+                None,
+            ))
+        })
+        .collect();
+    crate::merge::merge_with(
+        &Module {
+            dir: dir.to_path_buf(),
+            dialect,
+            files: FileSet::from_names(&names, dialect),
+            sources,
+            core_version: CoreVersion::target(dialect),
+            revision: 1,
+        },
+        schemas,
+    )
+}

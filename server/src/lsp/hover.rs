@@ -8,7 +8,8 @@
 //!
 //! In a body a provider defines, the provider schema's documentation comes first: the
 //! provider and where its schema came from on a block header, the type, requirement and
-//! description of an argument or nested block type (`merge::SchemaItem`). On the name of
+//! description of an argument or nested block type (`merge::SchemaItem`); in a module
+//! several roots call, what each root's provider versions say (`hover_versions.rs`). On the name of
 //! a provider-defined function (`provider::aws::arn_parse`): its signature, summary,
 //! description and parameters, from the schema of the provider `required_providers`
 //! names.
@@ -22,6 +23,7 @@ use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, Hover, HoverContents, MarkupContent, MarkupKind};
 
 use super::convert;
+use super::hover_versions::schema_docs;
 use super::navigation::referenced_object;
 use crate::eval::reference_at;
 use crate::merge::{
@@ -64,10 +66,10 @@ pub fn hover(
                     .or_else(|| function_hover(&m, &file, offset, &*schemas))
                     .or_else(|| {
                         let (span, status) = object_hover(&m, fi, &file, offset)?;
-                        Some((
-                            span,
-                            with_schema(status, m.schema_at(fi, offset, &*schemas)),
-                        ))
+                        let docs = path
+                            .parent()
+                            .and_then(|dir| schema_docs(ws, &m, fi, offset, dir));
+                        Some((span, with_schema(status, docs)))
                     })
             })
         })
@@ -107,11 +109,11 @@ fn core_version_hover(
     ))
 }
 
-/// The hover's text followed by the provider schema's documentation of what is under the
-/// cursor, when a schema knows it.
-fn with_schema(status: String, item: Option<(Span, crate::merge::SchemaItem)>) -> String {
-    match item {
-        Some((_, item)) => format!("{}\n\n---\n\n{status}", item.markdown()),
+/// The hover's text after the provider schema's documentation of what is under the
+/// cursor, when a schema knows it (`hover_versions.rs`: each root's versions).
+fn with_schema(status: String, docs: Option<(Span, String)>) -> String {
+    match docs {
+        Some((_, docs)) => format!("{docs}\n\n---\n\n{status}"),
         None => status,
     }
 }

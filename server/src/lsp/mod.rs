@@ -16,6 +16,7 @@ mod convert;
 mod diagnostics;
 mod formatting;
 mod hover;
+mod hover_versions;
 mod indexer;
 mod isolation;
 mod links;

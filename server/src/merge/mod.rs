@@ -24,7 +24,7 @@ use crate::module::{classify, Dialect, FileRole, Module, SourceFile};
 use crate::syntax::{Attribute, Block, Expr, ExprKind, JsonKind, Span};
 
 pub use body::{effective_block_type, MergedBody};
-pub use named::{Local, ModuleCall, Output, Provider};
+pub use named::{Local, ModuleCall, Output, Provider, PROVIDER_META};
 pub use object::{strip_instance_keys, ObjectRef};
 pub use provider_addresses::{entry_source, implied_local_name, resource_local_name};
 pub use resource::{Lifecycle, Mode, Resource, ResourceKey, META};

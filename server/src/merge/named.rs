@@ -132,7 +132,7 @@ const MODULE_META: &[&str] = &[
 ];
 
 /// Arguments of a `provider` block that are not the provider's configuration.
-pub(super) const PROVIDER_META: &[&str] = &["alias", "version"];
+pub const PROVIDER_META: &[&str] = &["alias", "version"];
 
 fn origin(file: FileIndex, block: &Block) -> Origin {
     Origin {

@@ -72,14 +72,7 @@ impl MergedModule {
         offset: usize,
         schemas: &dyn ProviderSchemaSource,
     ) -> Option<(Span, SchemaItem)> {
-        let block = self
-            .files
-            .get(file as usize)?
-            .syntax
-            .body
-            .blocks
-            .iter()
-            .find(|b| b.span.contains(offset))?;
+        let block = self.top_block_at(file, offset)?;
         let (provider, kind, type_name) = self.body_provider(block)?;
         let schema = schemas.lookup(&provider, kind, &type_name).found()?.block;
         // In JSON the labels are the keys of objects around the body.
@@ -99,6 +92,21 @@ impl MergedModule {
             _ => META,
         };
         item_in(&block.body, &schema, offset, meta, self)
+    }
+
+    /// The provider whose schema defines the body of the top-level block at `offset` in
+    /// file `file` (whatever the schema says of the item under the cursor).
+    pub fn provider_at(&self, file: FileIndex, offset: usize) -> Option<ProviderAddress> {
+        let block = self.top_block_at(file, offset)?;
+        Some(self.body_provider(block)?.0)
+    }
+
+    fn top_block_at(&self, file: FileIndex, offset: usize) -> Option<&Block> {
+        let body = &self.files.get(file as usize)?.syntax.body;
+        body.blocks
+            .iter()
+            .find(|b| b.span.contains(offset))
+            .map(|b| &**b)
     }
 
     /// The provider, body kind and type of a top-level block a provider defines.

@@ -35,8 +35,8 @@ pub use provider::{
 };
 pub use provider_address::{default_registry, ProviderAddress};
 pub use provider_source::{
-    FunctionLookup, LoadedProviderSchemas, NoProviderSchemas, ProviderSchemaSource, SchemaLookup,
-    SchemaOrigin,
+    FunctionLookup, LoadedProviderSchemas, NoProviderSchemas, ProviderSchemaSource, RootRole,
+    SchemaLookup, SchemaOrigin,
 };
 pub use value_type::ValueType;
 

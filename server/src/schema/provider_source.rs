@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{ProviderAddress, ProviderBody, ProviderFunction, ProviderSchema, ResourceSchema};
@@ -105,7 +105,7 @@ pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
     /// root module that calls it, one per distinct set of versions, `for_module`'s
     /// first: `terraform validate` in each root reads the module with the versions that
     /// root locks. Empty: `for_module` serves alone.
-    fn for_module_roles(&self, _dir: &Path) -> Vec<Arc<dyn ProviderSchemaSource>> {
+    fn for_module_roles(&self, _dir: &Path) -> Vec<RootRole> {
         Vec::new()
     }
 
@@ -114,6 +114,16 @@ pub trait ProviderSchemaSource: Send + Sync + fmt::Debug {
     fn function(&self, _provider: &ProviderAddress, _name: &str) -> FunctionLookup {
         FunctionLookup::Unavailable
     }
+}
+
+/// The schemas a module is read with in the role of the root modules that call it and
+/// lock the same provider versions (`ProviderSchemaSource::for_module_roles`).
+#[derive(Debug, Clone)]
+pub struct RootRole {
+    /// The schemas of the versions those roots lock.
+    pub schemas: Arc<dyn ProviderSchemaSource>,
+    /// The root modules' directories, in the order the store found them.
+    pub roots: Vec<PathBuf>,
 }
 
 /// The source that knows no provider: every lookup is `Unavailable`.

@@ -35,7 +35,7 @@ impl Workspace {
         let errors: Vec<PlanDiagnostic> =
             check_module(&module, &merged, &child_of_dir, &*schemas, Role::Root)
                 .into_iter()
-                .chain(crate::check::plan_time_errors(&merged))
+                .chain(crate::check::plan_time_errors(&merged, &*schemas))
                 .filter(|d| d.severity == Severity::Error)
                 .map(|d| PlanDiagnostic {
                     summary: d.summary,

@@ -69,9 +69,9 @@ impl Workspace {
         let own = self.provider_schemas_for(&module.dir);
         let mut found = check(&self.merged_of(module), &*own);
         let roles = self.provider_schemas().for_module_roles(&module.dir);
-        for schemas in roles.iter().skip(1) {
-            let merged = merge_with(module, &**schemas);
-            for d in check(&merged, &**schemas) {
+        for role in roles.iter().skip(1) {
+            let merged = merge_with(module, &*role.schemas);
+            for d in check(&merged, &*role.schemas) {
                 if !found.contains(&d) {
                     found.push(d);
                 }

@@ -1,5 +1,7 @@
-//! A resource an override file changes, decoded as Terraform decodes its merged body
-//! (`configs.mergeBody`, spec §1.5; recorded in aws-overrides and json-overrides): each
+//! A resource (or a provider configuration) an override file changes, decoded as
+//! Terraform decodes its merged body (`configs.mergeBody`, spec §1.5; recorded in
+//! aws-overrides and json-overrides, and for provider configurations, which Terraform
+//! decodes only when it plans, in the plan fixtures provider-config-overrides*): each
 //! layer (the declaration, then every override) is read with `PartialContent`, so what
 //! the type does not have is never reported (`schemas.rs` warns of it) while the errors
 //! of a JSON layer's own shape are; the declaration alone answers for required
@@ -10,7 +12,7 @@
 use super::{missing_item, provider_content, unfold, Decoder, Item};
 use crate::check::provider_json::{BlockShape, Unfolded};
 use crate::check::Diagnostic;
-use crate::merge::{MergedModule, Origin, Resource};
+use crate::merge::{MergedBody, MergedModule, Nested, Origin};
 use crate::schema::BlockSchema;
 use crate::syntax::{Block, Body, Span, Syntax};
 
@@ -37,18 +39,19 @@ impl Content {
     }
 }
 
-/// Decodes `resource`, whose declaration at least one override changes, against
-/// `schema`; `language` is the schema of its block, whose meta-arguments are not the
-/// provider's.
-pub(super) fn decode(
+/// Decodes an object whose declaration at least one override changes against `schema`:
+/// `bodies` are its declaration and overrides, `merged` their provider-defined part
+/// merged as the schema reads it (`merge_with`); `language` is the schema of its block,
+/// whose meta-arguments are not the provider's.
+pub(in crate::check) fn decode(
     m: &MergedModule,
     schema: &BlockSchema,
     language: &BlockSchema,
-    resource: &Resource,
+    bodies: &[Nested],
+    merged: &MergedBody,
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut layers: Vec<Layer> = resource
-        .bodies
+    let mut layers: Vec<Layer> = bodies
         .iter()
         .map(|n| {
             let body = provider_content(language, &n.block.body, m);
@@ -78,7 +81,6 @@ pub(super) fn decode(
             decoder.shape_errors(std::mem::take(&mut unfolded.errors));
         }
     }
-    let merged = &resource.config;
     for a in &merged.attributes {
         let Some(s) = schema.attribute(&a.attr.name.name, m.dialect) else {
             continue;

@@ -43,8 +43,8 @@ use super::cli_config::{load as load_cli_config, CliConfig, Environment};
 use super::locate::{data_dir, locate, NotFound, Origin, Package};
 use super::schema_file::write_provider;
 use crate::schema::{
-    Dialect, FunctionLookup, ProviderAddress, ProviderBody, ProviderSchemaSource, SchemaLookup,
-    SchemaOrigin,
+    Dialect, FunctionLookup, ProviderAddress, ProviderBody, ProviderSchemaSource, RootRole,
+    SchemaLookup, SchemaOrigin,
 };
 
 /// Terraform's builtin provider, as `terraform providers schema -json` (1.11.4) prints
@@ -326,23 +326,24 @@ impl ProviderSchemaSource for SchemaStore {
         Some(view)
     }
 
-    fn for_module_roles(&self, dir: &Path) -> Vec<Arc<dyn ProviderSchemaSource>> {
+    fn for_module_roles(&self, dir: &Path) -> Vec<RootRole> {
         let owners = self.module_roots.get(dir).map_or(&[][..], Vec::as_slice);
-        let mut views: Vec<&Arc<SchemaView>> = Vec::new();
-        for view in owners
+        let mut roles: Vec<(&Arc<SchemaView>, Vec<PathBuf>)> = Vec::new();
+        for (root, view) in owners
             .iter()
-            .filter_map(|r| self.roots.get(r))
-            .map(|r| &r.view)
+            .filter_map(|r| Some((r, &self.roots.get(r)?.view)))
         {
             // Roots locking the same versions give the module the same diagnostics.
-            if !views.iter().any(|v| v.same_versions(view)) {
-                views.push(view);
+            match roles.iter_mut().find(|(v, _)| v.same_versions(view)) {
+                Some((_, roots)) => roots.push(root.clone()),
+                None => roles.push((view, vec![root.clone()])),
             }
         }
-        let views = views
-            .into_iter()
-            .map(|v| v.clone() as Arc<dyn ProviderSchemaSource>);
-        views.collect()
+        let roles = roles.into_iter().map(|(view, roots)| RootRole {
+            schemas: view.clone(),
+            roots,
+        });
+        roles.collect()
     }
 
     fn function(&self, provider: &ProviderAddress, name: &str) -> FunctionLookup {
