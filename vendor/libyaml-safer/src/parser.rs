@@ -940,7 +940,8 @@ impl<R: BufRead> Parser<R> {
                         "found duplicate %YAML directive",
                         mark,
                     ));
-                } else if *major != 1 || *minor != 1 && *minor != 2 {
+                } else if *major != 1 || *minor != 1 {
+                    // STRATA-PATCH: go-yaml reads YAML 1.1 documents only.
                     return Err(Error::parser(
                         "",
                         Mark::default(),

@@ -124,7 +124,11 @@ impl<R: BufRead> Scanner<R> {
 
     /// Equivalent to the libyaml macro `SKIP`.
     fn skip_char(&mut self) {
-        let popped = self.buffer.pop_front().expect("unexpected end of tokens");
+        // STRATA-PATCH: at the end of the input there is nothing to skip (libyaml reads
+        // its terminating NUL there).
+        let Some(popped) = self.buffer.pop_front() else {
+            return;
+        };
         let width = popped.len_utf8();
         self.mark.index += width as u64;
         self.mark.column += 1;
@@ -150,20 +154,20 @@ impl<R: BufRead> Scanner<R> {
 
     /// Equivalent to the libyaml macro `READ`.
     fn read_char(&mut self, string: &mut String) {
+        // STRATA-PATCH: at the end of the input there is nothing to read (was a panic).
         if let Some(popped) = self.buffer.pop_front() {
             string.push(popped);
             self.mark.index += popped.len_utf8() as u64;
             self.mark.column += 1;
-        } else {
-            panic!("unexpected end of input")
         }
     }
 
     /// Equivalent to the libyaml macro `READ_LINE`.
     fn read_line_break(&mut self, string: &mut String) {
-        let front = match self.buffer.front().copied() {
-            Some(front) => front,
-            None => panic!("unexpected end of input"),
+        // STRATA-PATCH: a block scalar may end the input without a line break, where
+        // libyaml's READ_LINE finds its terminating NUL and reads nothing (was a panic).
+        let Some(front) = self.buffer.front().copied() else {
+            return;
         };
 
         if let ('\r', Some('\n')) = (front, self.buffer.get(1).copied()) {
@@ -1109,7 +1113,8 @@ impl<R: BufRead> Scanner<R> {
                     "did not find expected whitespace or line break",
                 );
             }
-            panic!("TODO: What is expected here?");
+            // STRATA-PATCH: a tag right before `,` in a flow collection is accepted, as
+            // libyaml accepts it (was a panic).
         }
 
         let end_mark: Mark = self.mark;
@@ -1159,7 +1164,7 @@ impl<R: BufRead> Scanner<R> {
 
     fn scan_tag_uri(
         &mut self,
-        uri_char: bool,
+        _uri_char: bool,
         directive: bool,
         head: Option<&str>,
         start_mark: Mark,
@@ -1191,10 +1196,11 @@ impl<R: BufRead> Scanner<R> {
             || CHECK!(self.buffer, '\'')
             || CHECK!(self.buffer, '(')
             || CHECK!(self.buffer, ')')
-            || uri_char
-                && (CHECK!(self.buffer, ',')
-                    || CHECK!(self.buffer, '[')
-                    || CHECK!(self.buffer, ']'))
+            // STRATA-PATCH: go-yaml's URI characters take `,`, `[` and `]` in every
+            // tag, where libyaml 0.2.5 ends a local tag at them (`uri_char`).
+            || CHECK!(self.buffer, ',')
+            || CHECK!(self.buffer, '[')
+            || CHECK!(self.buffer, ']')
         {
             if CHECK!(self.buffer, '%') {
                 self.scan_uri_escapes(directive, start_mark, &mut string)?;
@@ -1538,7 +1544,9 @@ impl<R: BufRead> Scanner<R> {
                         break;
                     } else if !single && CHECK!(self.buffer, '\\') {
                         let mut code_length = 0usize;
-                        match self.buffer.get(1).copied().unwrap() {
+                        // STRATA-PATCH: a `\` that ends the input is an unknown escape,
+                        // as libyaml finds its terminating NUL there (was a panic).
+                        match self.buffer.get(1).copied().unwrap_or('\0') {
                             '0' => {
                                 string.push('\0');
                             }
@@ -1572,8 +1580,9 @@ impl<R: BufRead> Scanner<R> {
                             '"' => {
                                 string.push('"');
                             }
-                            '/' => {
-                                string.push('/');
+                            // STRATA-PATCH: go-yaml's escapes, which have `\'` but not `\/`.
+                            '\'' => {
+                                string.push('\'');
                             }
                             '\\' => {
                                 string.push('\\');
