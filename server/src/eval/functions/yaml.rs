@@ -22,7 +22,7 @@ use crate::text::go_quote::go_quote;
 
 pub(super) fn lookup(name: &str) -> Option<Function> {
     Some(match name {
-        "yamlencode" => |a, _| Ok(Value::String(super::yaml_emitter::encode(arg(a, 0)?))),
+        "yamlencode" => |a, _| super::yaml_emitter::encode(arg(a, 0)?).map(Value::String),
         "yamldecode" => |a, ev| decode(&text(a, 0)?, ev),
         _ => return None,
     })

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use super::MAX_STRING_BYTES;
 use crate::eval::value::{format_number, Value};
 
 /// The column past which go-yaml folds a double-quoted string at a space.
@@ -20,8 +21,10 @@ const BEST_INDENT: i64 = 2;
 /// The longest key (in bytes) go-yaml writes as a simple `key:`; longer ones get `? `.
 const MAX_SIMPLE_KEY: usize = 128;
 
-/// `value` as go-yaml's emitter writes it for cty-yaml: one implicit document.
-pub(super) fn encode(value: &Value) -> String {
+/// `value` as go-yaml's emitter writes it for cty-yaml: one implicit document. Indentation
+/// can make the text much larger than the value: past [`MAX_STRING_BYTES`] the writing
+/// stops and the call fails with the size limit.
+pub(super) fn encode(value: &Value) -> Result<String, String> {
     let mut e = Emitter {
         out: String::new(),
         column: 0,
@@ -38,7 +41,8 @@ pub(super) fn encode(value: &Value) -> String {
         e.write_indicator("...", true, false, false);
         e.write_indent();
     }
-    e.out
+    super::size_limit(e.out.len())?;
+    Ok(e.out)
 }
 
 /// Where a node is written, which decides its layout (go-yaml's `*_context` flags).
@@ -115,6 +119,9 @@ impl Emitter {
         // A sequence that is a mapping's value starts at the key's column ("indentless").
         self.increase_indent(false, context == Context::Mapping && !self.indention);
         for item in items {
+            if self.out.len() > MAX_STRING_BYTES {
+                break;
+            }
             self.write_indent();
             self.write_indicator("-", true, false, true);
             self.node(item, Context::Sequence);
@@ -125,6 +132,9 @@ impl Emitter {
     fn block_mapping(&mut self, map: &BTreeMap<String, Value>) {
         self.increase_indent(false, false);
         for (key, value) in map {
+            if self.out.len() > MAX_STRING_BYTES {
+                break;
+            }
             self.write_indent();
             let simple = !Analysis::of(key).multiline && key.len() <= MAX_SIMPLE_KEY;
             if simple {

@@ -4,6 +4,7 @@
 //! (`fixtures/functions/yaml-results.json`).
 
 use super::tests::eval;
+use crate::eval::value::Value;
 
 #[test]
 fn yamlencode_documented_examples() {
@@ -115,4 +116,16 @@ fn yamldecode_stays_within_limits() {
         bomb.push_str(&format!("{name}: &{name} [{items}]\\n"));
     }
     assert!(eval(&format!(r#"yamldecode("{bomb}")"#)).starts_with("ERROR: "));
+}
+
+#[test]
+fn yamlencode_stays_within_limits() {
+    // Indentation grows the text past the value: 200,000 numbers 200 levels deep are
+    // written 400 columns in, more than the 64 MiB one value may hold.
+    let mut value = Value::Tuple(vec![Value::Number(1.0); 200_000]);
+    for _ in 0..200 {
+        value = Value::Tuple(vec![value]);
+    }
+    let result = super::yaml_emitter::encode(&value);
+    assert!(result.is_err_and(|e| e.contains("64 MiB")));
 }
