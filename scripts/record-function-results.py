@@ -9,7 +9,9 @@ not wrap the detail as the console does).
 `local.NAME` is the value of NAME in fixtures/functions/locals.json. `var.unknown` in an expression stands for a value unknown at plan time: those rows are
 planned with it replaced by the output of a `terraform_data` resource not yet created.
 
-Usage: python3 scripts/record-function-results.py [fixtures/functions]
+Usage: python3 scripts/record-function-results.py [fixtures/functions [NAME]]
+With NAME, reads NAME-expressions.txt and writes NAME-results.json instead (one table per
+family of functions, e.g. `yaml`).
 Needs `terraform` on PATH; no provider is downloaded (`terraform_data` is built in).
 """
 
@@ -79,9 +81,10 @@ def consoled(expr, cwd):
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else "fixtures/functions"
+    prefix = f"{sys.argv[2]}-" if len(sys.argv) > 2 else ""
     with open(os.path.join(folder, "locals.json")) as f:
         LOCALS.update(json.load(f))
-    with open(os.path.join(folder, "expressions.txt")) as f:
+    with open(os.path.join(folder, f"{prefix}expressions.txt")) as f:
         exprs = [l.strip() for l in f if l.strip() and not l.startswith("#")]
     rows = []
     with tempfile.TemporaryDirectory() as cwd:
@@ -96,7 +99,7 @@ def main():
                 result = planned(expr, cwd)
             rows.append({"expr": expr, **result})
             print(expr, "=>", json.dumps(result), file=sys.stderr)
-    with open(os.path.join(folder, "results.json"), "w") as f:
+    with open(os.path.join(folder, f"{prefix}results.json"), "w") as f:
         json.dump(rows, f, indent=1, ensure_ascii=False)
         f.write("\n")
 

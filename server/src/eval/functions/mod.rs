@@ -34,6 +34,9 @@ mod string;
 mod template_string;
 mod timestamps;
 mod uuid;
+mod yaml;
+mod yaml_emitter;
+mod yaml_resolve;
 
 use super::evaluate::{EvalError, Evaluator};
 use super::value::Value;
@@ -392,6 +395,7 @@ fn lookup(name: &str) -> Option<Function> {
         .or_else(|| uuid::lookup(name))
         .or_else(|| charsets::lookup(name))
         .or_else(|| csv::lookup(name))
+        .or_else(|| yaml::lookup(name))
         .or_else(|| opaque(name))
         .or_else(|| {
             (name == "templatestring").then_some(template_string::templatestring as Function)
@@ -476,3 +480,6 @@ mod work_tests;
 
 #[cfg(test)]
 mod results_tests;
+
+#[cfg(test)]
+mod yaml_tests;
