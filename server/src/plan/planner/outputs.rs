@@ -1,7 +1,10 @@
 //! The planned changes of the root module's output values (`output_changes`), as
 //! Terraform plans them: an output new to the state is created, one no longer configured
 //! is deleted, a known value equal to the state's (and as sensitive) is unchanged, any
-//! other is updated; under `-destroy` every output of the state is deleted.
+//! other is updated; under `-destroy` every output is deleted that the refresh before it
+//! leaves in the state.
+
+use std::collections::BTreeMap;
 
 use super::scope::literal_bool;
 use super::Planner;
@@ -18,14 +21,30 @@ impl Planner<'_> {
             after: Value::Null,
             sensitive,
         };
+        let root = self.node(0).merged.clone();
         if self.options.mode == PlanMode::Destroy {
-            return state
+            // The refresh before a destroy stores each output whose value is known (and
+            // drops a null one); then every stored output is deleted.
+            let mut stored: BTreeMap<&String, (Value, bool)> = state
                 .outputs
                 .iter()
-                .map(|(name, o)| removed(name, &Value::from_json(&o.value), o.sensitive))
+                .map(|(name, o)| (name, (Value::from_json(&o.value), o.sensitive)))
+                .collect();
+            for (name, output) in &root.outputs {
+                let value = self.output_value(0, name);
+                if !value.is_wholly_known() {
+                    continue;
+                }
+                match value.is_null() {
+                    true => stored.remove(name),
+                    false => stored.insert(name, (value, literal_bool(output.sensitive.as_ref()))),
+                };
+            }
+            return stored
+                .into_iter()
+                .map(|(name, (value, sensitive))| removed(name, &value, sensitive))
                 .collect();
         }
-        let root = self.node(0).merged.clone();
         let mut changes: Vec<OutputChange> = state
             .outputs
             .iter()

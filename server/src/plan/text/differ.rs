@@ -424,7 +424,7 @@ fn object<'a>(
 }
 
 /// A value of type `ty` (`ComputeDiffForType`).
-fn of_type(mut change: Change, ty: &ValueType) -> Diff {
+pub(super) fn of_type(mut change: Change, ty: &ValueType) -> Diff {
     if !change.non_legacy {
         // Legacy providers cannot tell an empty string from null.
         for side in [&mut change.before, &mut change.after] {

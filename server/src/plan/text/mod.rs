@@ -17,6 +17,8 @@ mod json;
 mod primitive;
 mod render;
 mod structured;
+#[cfg(test)]
+mod tests;
 mod transform;
 mod wrap;
 
