@@ -161,21 +161,10 @@ pub(super) fn block(change: Change, shape: Shape<'_>) -> Diff {
     }
     let mut change = change;
     change.non_legacy |= non_legacy(shape);
-    let mut current = change.default_action();
     let mut found = BTreeMap::new();
     let listed = attributes(shape, &change);
-    for a in listed.iter().filter(|a| !a.write_only) {
-        let mut child = change.key(a.name);
-        child.before_explicit = false;
-        child.after_explicit = false;
-        let (empty_before, empty_after) = (child.before.is_null(), child.after.is_null());
-        let diff = attribute(child, a.kind);
-        if diff.action == Action::NoOp && empty_before && empty_after {
-            continue;
-        }
-        current = compare_actions(current, diff.action);
-        found.insert(a.name.to_string(), diff);
-    }
+    let others = listed.iter().filter(|a| !a.write_only);
+    let mut current = attribute_diffs(&change, others, &mut found);
     let mut blocks = BTreeMap::new();
     for (name, nesting, inner) in block_types(shape) {
         let child = change.key(name);
@@ -399,13 +388,34 @@ fn object<'a>(
     change: &Change,
     attributes: impl Iterator<Item = Attribute<'a>>,
 ) -> (BTreeMap<String, Diff>, Action) {
-    let mut current = change.default_action();
     let mut found = BTreeMap::new();
     let (write_only_attributes, others): (Vec<_>, Vec<_>) = attributes.partition(|a| a.write_only);
-    for a in others {
-        let mut child = change.key(a.name);
-        child.before_explicit = false;
-        child.after_explicit = false;
+    let current = attribute_diffs(change, others.iter(), &mut found);
+    for a in write_only_attributes {
+        let child = attribute_change(change, a.name);
+        found.insert(a.name.to_string(), write_only(&child, current));
+    }
+    (found, current)
+}
+
+/// The change of attribute `name`: an attribute is never explicit.
+fn attribute_change(change: &Change, name: &str) -> Change {
+    let mut child = change.key(name);
+    child.before_explicit = false;
+    child.after_explicit = false;
+    child
+}
+
+/// Adds each attribute's diff to `found`, but for those null on both sides and unchanged;
+/// returns the action of the whole so far.
+fn attribute_diffs<'a, 'b: 'a>(
+    change: &Change,
+    attributes: impl Iterator<Item = &'a Attribute<'b>>,
+    found: &mut BTreeMap<String, Diff>,
+) -> Action {
+    let mut current = change.default_action();
+    for a in attributes {
+        let child = attribute_change(change, a.name);
         let (empty_before, empty_after) = (child.before.is_null(), child.after.is_null());
         let diff = attribute(child, a.kind);
         if diff.action == Action::NoOp && empty_before && empty_after {
@@ -414,13 +424,7 @@ fn object<'a>(
         current = compare_actions(current, diff.action);
         found.insert(a.name.to_string(), diff);
     }
-    for a in write_only_attributes {
-        let mut child = change.key(a.name);
-        child.before_explicit = false;
-        child.after_explicit = false;
-        found.insert(a.name.to_string(), write_only(&child, current));
-    }
-    (found, current)
+    current
 }
 
 /// A value of type `ty` (`ComputeDiffForType`).

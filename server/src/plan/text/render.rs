@@ -60,6 +60,28 @@ fn unchanged(what: &str, count: usize) -> String {
     format!("# ({count} unchanged {what}{s} hidden)")
 }
 
+/// The line counting a collection's hidden children, if any.
+fn hidden_line(out: &mut String, what: &str, count: usize, indent: usize) {
+    if count > 0 {
+        out.push_str(&format!(
+            "{}{}{}\n",
+            pad(indent + 1),
+            write_symbol(Action::NoOp),
+            unchanged(what, count)
+        ));
+    }
+}
+
+/// The bracket closing a collection, with `-> null` when it is removed.
+fn closing(bracket: char, diff: &Diff, indent: usize, opts: Opts) -> String {
+    format!(
+        "{}{}{bracket}{}",
+        pad(indent),
+        write_symbol(Action::NoOp),
+        null_suffix(diff.action, opts)
+    )
+}
+
 /// A name as an attribute name: quoted unless it is an identifier.
 pub(super) fn attribute_name(name: &str) -> String {
     match is_identifier(name) {
@@ -210,16 +232,8 @@ fn list(diff: &Diff, elements: &[Diff], context: bool, indent: usize, opts: Opts
         let text = render(element, indent + 1, this_opts);
         out.push_str(&format!("{inner}{}{text},\n", write_symbol(element.action)));
     }
-    if !skipped.is_empty() {
-        let count = unchanged("element", skipped.len());
-        out.push_str(&format!("{inner}{}{count}\n", write_symbol(Action::NoOp)));
-    }
-    out.push_str(&format!(
-        "{}{}]{}",
-        pad(indent),
-        write_symbol(Action::NoOp),
-        null_suffix(diff.action, opts)
-    ));
+    hidden_line(&mut out, "element", skipped.len(), indent);
+    out.push_str(&closing(']', diff, indent, opts));
     out
 }
 
@@ -245,16 +259,8 @@ fn set(diff: &Diff, elements: &[Diff], nested: bool, indent: usize, opts: Opts) 
         let text = render(element, indent + 1, element_opts);
         out.push_str(&format!("{inner}{}{text},\n", write_symbol(element.action)));
     }
-    if hidden > 0 {
-        let count = unchanged("element", hidden);
-        out.push_str(&format!("{inner}{}{count}\n", write_symbol(Action::NoOp)));
-    }
-    out.push_str(&format!(
-        "{}{}]{}",
-        pad(indent),
-        write_symbol(Action::NoOp),
-        null_suffix(diff.action, opts)
-    ));
+    hidden_line(&mut out, "element", hidden, indent);
+    out.push_str(&closing(']', diff, indent, opts));
     out
 }
 
@@ -303,16 +309,8 @@ fn map(
             write_symbol(element.action)
         ));
     }
-    if hidden > 0 {
-        let count = unchanged("element", hidden);
-        out.push_str(&format!("{inner}{}{count}\n", write_symbol(Action::NoOp)));
-    }
-    out.push_str(&format!(
-        "{}{}}}{}",
-        pad(indent),
-        write_symbol(Action::NoOp),
-        null_suffix(diff.action, opts)
-    ));
+    hidden_line(&mut out, "element", hidden, indent);
+    out.push_str(&closing('}', diff, indent, opts));
     out
 }
 
@@ -376,20 +374,8 @@ fn object(
     attribute_opts.override_null_suffix = !nested;
     let mut out = format!("{{{}\n", forces_replacement(diff.replace, opts));
     let hidden = attribute_lines(&mut out, attributes, indent, opts, attribute_opts, true);
-    if hidden > 0 {
-        let count = unchanged("attribute", hidden);
-        out.push_str(&format!(
-            "{}{}{count}\n",
-            pad(indent + 1),
-            write_symbol(Action::NoOp)
-        ));
-    }
-    out.push_str(&format!(
-        "{}{}}}{}",
-        pad(indent),
-        write_symbol(Action::NoOp),
-        null_suffix(diff.action, opts)
-    ));
+    hidden_line(&mut out, "attribute", hidden, indent);
+    out.push_str(&closing('}', diff, indent, opts));
     out
 }
 
@@ -406,10 +392,7 @@ fn block(
     let mut out = format!("{{{}\n", forces_replacement(diff.replace, opts));
     let hidden = attribute_lines(&mut out, attributes, indent, opts, opts.child(), false);
     let inner = pad(indent + 1);
-    if hidden > 0 {
-        let count = unchanged("attribute", hidden);
-        out.push_str(&format!("{inner}{}{count}\n", write_symbol(Action::NoOp)));
-    }
+    hidden_line(&mut out, "attribute", hidden, indent);
     let mut hidden_blocks = 0;
     for (key, group) in blocks {
         let mut separated = false;

@@ -155,10 +155,10 @@ pub(super) fn process_set(change: &Change, mut process: impl FnMut(Change)) {
     let (before, after) = (before.map_or(0, Vec::len), after.map_or(0, Vec::len));
     let mut found_in_before: Vec<Option<usize>> = vec![None; before];
     let mut found_in_after: Vec<Option<usize>> = vec![None; after];
-    for b in 0..before {
+    for (b, in_before) in found_in_before.iter_mut().enumerate() {
         // Terraform goes on looking after a match: a later equal element wins.
-        for a in 0..after {
-            if found_in_after[a].is_some() {
+        for (a, in_after) in found_in_after.iter_mut().enumerate() {
+            if in_after.is_some() {
                 continue;
             }
             let child = change.element(b, a);
@@ -166,8 +166,8 @@ pub(super) fn process_set(change: &Change, mut process: impl FnMut(Change)) {
                 && child.is_before_sensitive() == child.is_after_sensitive()
                 && !child.is_unknown()
             {
-                found_in_before[b] = Some(a);
-                found_in_after[a] = Some(b);
+                *in_before = Some(a);
+                *in_after = Some(b);
             }
         }
     }
