@@ -14,8 +14,8 @@ folders named on the command line) this:
    whose loading fails fails `init` too: the plan then records the loader's errors);
 3. writes `terraform-plan.json`, trimmed to what `tests/plan_recorded.rs` compares (each
    resource change's address, previous_address, action_reason, actions, before, after,
-   after_unknown, before_sensitive and after_sensitive; the errors and warnings by summary
-   and detail), `terraform-plan.txt` (the text of `terraform show`, or of the failed plan)
+   after_unknown, before_sensitive and after_sensitive; `output_changes` as they are; the
+   errors and warnings by summary and detail), `terraform-plan.txt` (the text of `terraform show`, or of the failed plan)
    and, when the plan succeeded, `terraform-configuration.json` (the `configuration` of
    `terraform show -json`, which `strata merged --format json` prints).
 
@@ -157,6 +157,7 @@ def record(fixture):
             recording["resource_changes"] = [
                 trimmed(c) for c in shown.get("resource_changes", [])
             ]
+            recording["output_changes"] = shown.get("output_changes", {})
             text = run(["terraform", "show", "-no-color", "plan"], planned, env).stdout
             configuration = shown.get("configuration", {})
         else:

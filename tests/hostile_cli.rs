@@ -33,12 +33,15 @@ fn plan(dir: &Path, extra: &[&str]) -> Output {
     child.wait_with_output().expect("output")
 }
 
+/// Everything the command printed, on one line: the text wraps diagnostics' prose at
+/// spaces as Terraform does, and the assertions read the prose unwrapped.
 fn all_text(out: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+    .replace('\n', " ")
 }
 
 fn mkfifo(path: &Path) {

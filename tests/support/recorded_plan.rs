@@ -33,6 +33,8 @@ pub enum Aspect {
     /// Each change's `before`, `after` and `after_unknown` (and `before_sensitive` and
     /// `after_sensitive` where the recording holds them).
     Values,
+    /// The `output_changes`, where the recording holds them.
+    Outputs,
     /// `strata merged --format json` against `show -json`'s `configuration`.
     Configuration,
     /// `strata plan` against `terraform show`.
@@ -41,7 +43,7 @@ pub enum Aspect {
 
 impl Aspect {
     /// Every aspect, in report order.
-    pub const ALL: [Aspect; 9] = [
+    pub const ALL: [Aspect; 10] = [
         Aspect::Diagnostics,
         Aspect::ExitStatus,
         Aspect::Addresses,
@@ -49,6 +51,7 @@ impl Aspect {
         Aspect::ActionReasons,
         Aspect::PreviousAddresses,
         Aspect::Values,
+        Aspect::Outputs,
         Aspect::Configuration,
         Aspect::Text,
     ];
@@ -63,6 +66,7 @@ impl Aspect {
             Aspect::ActionReasons => "action-reasons",
             Aspect::PreviousAddresses => "previous-addresses",
             Aspect::Values => "values",
+            Aspect::Outputs => "outputs",
             Aspect::Configuration => "configuration",
             Aspect::Text => "text",
         }
@@ -212,6 +216,14 @@ pub fn plan_differences(recorded: &Value, actual: &Value, code: Option<i32>) -> 
             format!("{address}: planned by Strata, not by Terraform"),
         ));
     }
+    if let Some(theirs) = recorded.get("output_changes") {
+        let ours = &actual["output_changes"];
+        let mut paths = Vec::new();
+        json_differences("", theirs, ours, &mut paths);
+        if !paths.is_empty() {
+            found.push(Difference::new(Aspect::Outputs, paths.join("\n  ")));
+        }
+    }
     found
 }
 
@@ -224,8 +236,47 @@ pub fn text_difference(dir: &Path, recorded: &Value) -> Option<Difference> {
     }
     let theirs = std::fs::read_to_string(dir.join("terraform-plan.txt")).ok()?;
     let ours = String::from_utf8_lossy(&run_plan(dir, "text").stdout).into_owned();
-    let detail = different_lines(&theirs, &ours)?;
-    Some(Difference::new(Aspect::Text, detail))
+    let (plan, diagnostics) = split_diagnostics(&ours);
+    let mut detail = different_lines(&theirs, plan);
+    // `terraform show` prints no warnings; `strata plan` prints them after the plan, as
+    // `terraform plan` does: they must be exactly the warnings Terraform's plan reported.
+    let mut printed = diagnostics;
+    printed.sort();
+    let mut warned: Vec<String> = recorded["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| Some(format!("Warning: {}", w["summary"].as_str()?)))
+        .collect();
+    warned.sort();
+    if printed != warned {
+        let warnings = format!("warnings printed: {printed:?}, Terraform's: {warned:?}");
+        detail = Some(match detail {
+            Some(d) => format!("{d}\n    {warnings}"),
+            None => warnings,
+        });
+    }
+    Some(Difference::new(Aspect::Text, detail?))
+}
+
+/// Strata's plan text and the headings (`Warning: SUMMARY`, `Error: SUMMARY`) of the
+/// diagnostics it prints after the plan: from the first heading on, after a blank line
+/// (a plan's own lines are indented or prose that never starts so).
+fn split_diagnostics(text: &str) -> (&str, Vec<String>) {
+    let heading = |l: &str| l.starts_with("Warning: ") || l.starts_with("Error: ");
+    let start = text
+        .match_indices("\n\n")
+        .map(|(i, _)| i + 1)
+        .find(|&i| heading(&text[i + 1..]));
+    let Some(start) = start else {
+        return (text, Vec::new());
+    };
+    let headings = text[start..]
+        .lines()
+        .filter(|l| heading(l))
+        .map(str::to_string)
+        .collect();
+    (&text[..start], headings)
 }
 
 /// `strata merged --format json` against `terraform-configuration.json`, the

@@ -15,10 +15,9 @@ mod orphans;
 mod output;
 mod planner;
 mod providers;
-mod render_blocks;
-mod render_values;
 mod schema_objects;
 mod state;
+mod text;
 mod validate;
 mod variables;
 
@@ -31,13 +30,14 @@ use crate::schema::ProviderSchemaSource;
 use crate::syntax::Span;
 
 pub use address::{compare_instances, InstanceAddr, ModulePath, ResourceAddr, Target};
-pub use output::{plan_json, render_text, PlaceOf, RangeOf};
+pub use output::{plan_json, RangeOf};
 pub use planner::{call_cycle_detail, MODULE_CALL_CYCLE};
 pub use providers::UNKNOWN_PROVIDER_CAVEAT;
 pub use state::{
     parse_state, read_state, InstanceKey, InstanceStatus, ResourceMode, State, StateError,
     StateInstance, StateOutput, StateResource,
 };
+pub use text::{render_text, PlaceOf};
 pub use variables::VariableInputs;
 
 /// Which kind of plan (spec §4.11, §4.12).
@@ -186,11 +186,33 @@ impl PlanDiagnostic {
     }
 }
 
+/// The planned change of one root module output value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputChange {
+    /// The output's name.
+    pub name: String,
+    /// What will happen to it.
+    pub action: Action,
+    /// Its value in the prior state (null when it has none).
+    pub before: Value,
+    /// Its planned value (null when it is removed).
+    pub after: Value,
+    /// Whether it is or was sensitive (both sides are shown as sensitive then).
+    pub sensitive: bool,
+}
+
 /// A plan: the changes, sorted as Terraform sorts them, and what went wrong.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plan {
+    /// The plan mode it was made in.
+    pub mode: PlanMode,
+    /// Whether planning ran (a configuration with errors is not planned: then the plan
+    /// holds only them).
+    pub planned: bool,
     /// Every planned change.
     pub changes: Vec<ResourceChange>,
+    /// The root module's output changes, by name.
+    pub outputs: Vec<OutputChange>,
     /// Errors: when there are any, the plan cannot be applied.
     pub errors: Vec<PlanDiagnostic>,
     /// Warnings.

@@ -33,6 +33,7 @@ mod imports;
 mod instances;
 mod managed;
 mod ordering;
+mod outputs;
 mod refactoring;
 mod scope;
 mod values;
@@ -193,9 +194,11 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
     if !errors.is_empty() {
         // Invalid options and variable values stop Terraform before it plans anything.
         return Plan {
-            changes: Vec::new(),
+            mode: options.mode,
+            planned: true,
             errors,
             warnings,
+            ..Plan::default()
         };
     }
     let planner = Planner {
@@ -262,9 +265,10 @@ impl<'a> Planner<'a> {
                 for invalid in [self.validate_imports(), self.validate_moves()] {
                     if !invalid.is_empty() {
                         return Plan {
-                            changes: Vec::new(),
+                            mode: self.options.mode,
+                            planned: true,
                             errors: invalid,
-                            warnings: Vec::new(),
+                            ..Plan::default()
                         };
                     }
                 }
@@ -299,7 +303,10 @@ impl<'a> Planner<'a> {
             ));
         }
         Plan {
+            mode: self.options.mode,
+            planned: true,
             changes,
+            outputs: self.output_changes(state),
             errors,
             warnings,
         }

@@ -59,11 +59,6 @@ fn unwrap_dynamic(wrapped: &serde_json::Value) -> Option<Value> {
     })
 }
 
-/// Whether an attribute of a type Strata knows by hand is of dynamic type.
-pub fn is_dynamic(type_name: &str, attribute: &str) -> bool {
-    schema(type_name).is_some_and(|s| s.dynamic.contains(&attribute))
-}
-
 /// The caveat attached to changes of resource types Strata has no schema for.
 pub const UNKNOWN_PROVIDER_CAVEAT: &str = "provider may require replacement";
 

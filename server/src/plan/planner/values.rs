@@ -7,6 +7,7 @@ use super::{Bindings, Memo, Planner};
 use crate::check::declared_marks;
 use crate::eval::{EvalError, Marks, Value};
 use crate::plan::variables::variable_type;
+use crate::plan::PlanMode;
 use crate::syntax::Span;
 use crate::types::convert;
 
@@ -104,12 +105,14 @@ impl Planner<'_> {
         };
         self.memoized(Memo::Output(node, name.to_string()), || {
             let none = Bindings::default();
-            if self.conditions(
+            let failed = self.conditions(
                 node,
                 &output.preconditions,
                 &none,
                 "Module output value precondition failed",
-            ) {
+            );
+            // A refresh-only plan only warns of a failed condition: the value stands.
+            if failed && self.options.mode != PlanMode::RefreshOnly {
                 return Value::Unknown;
             }
             let value = match &output.value {

@@ -1,0 +1,234 @@
+//! The plan as text, byte for byte as `terraform show PLANFILE` prints it (Terraform's
+//! `command/jsonformat` renderer), followed by the errors and warnings as `terraform plan`
+//! prints them after a plan.
+//!
+//! Each change is rendered from the JSON `plan_json` writes for it (`structured`), diffed
+//! by its provider schema (`differ`, `json` for values of open type) into a tree of
+//! computed diffs (`diff`) that `render` and `primitive` write out. The plan around the
+//! changes (`render_text`): the opening lines for the actions this plan holds, the
+//! changes with their comments (`comments`), the summary line, `Changes to Outputs:`,
+//! and the paragraphs of a plan without changes, wrapped as Terraform wraps them
+//! (`wrap`).
+
+mod comments;
+mod diff;
+mod differ;
+mod json;
+mod primitive;
+mod render;
+mod structured;
+#[cfg(test)]
+mod tests;
+mod transform;
+mod wrap;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::output::{change_json, output_change_json};
+use super::{Action, Plan, PlanDiagnostic, PlanMode, ResourceChange, ResourceMode};
+use crate::module::Dialect;
+use crate::syntax::Span;
+use diff::Opts;
+use differ::Shape;
+use structured::Change;
+use wrap::{word_wrap, COLUMNS};
+
+/// How a caller names a place in text: `main.tf line 3`.
+pub type PlaceOf<'a> = &'a dyn Fn(&Path, Span) -> String;
+
+/// The plan as `terraform show` prints it, then its errors and warnings.
+pub fn render_text(plan: &Plan, dialect: Dialect, place: PlaceOf) -> String {
+    let tool = match dialect {
+        Dialect::Terraform => "Terraform",
+        Dialect::OpenTofu => "OpenTofu",
+    };
+    let mut out = String::new();
+    // Unchanged objects are not shown unless they move or are imported; nor are data
+    // sources that go away.
+    let changes: Vec<&ResourceChange> = plan
+        .changes
+        .iter()
+        .filter(|c| c.action != Action::NoOp || moved(c) || c.importing.is_some())
+        .filter(|c| !(c.action == Action::Delete && c.addr.resource.mode != ResourceMode::Managed))
+        .collect();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in changes.iter().filter(|c| c.action != Action::NoOp) {
+        *counts.entry(action_name(c.action)).or_default() += 1;
+    }
+    let outputs = outputs(plan);
+    let errored = plan.planned && !plan.errors.is_empty();
+    if changes.is_empty() && outputs.is_empty() && plan.planned {
+        no_changes(&mut out, plan.mode, errored, tool);
+    }
+    if !counts.is_empty() {
+        out.push_str(&wrapped(&format!("\n{tool} used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:")));
+        for (action, text) in [
+            ("create", "  + create"),
+            ("update", "  ~ update in-place"),
+            ("delete", "  - destroy"),
+            ("delete-create", "-/+ destroy and then create replacement"),
+            ("create-delete", "+/- create replacement and then destroy"),
+            ("read", " <= read (data resources)"),
+        ] {
+            if counts.contains_key(action) {
+                out.push_str(&format!("{text}\n"));
+            }
+        }
+    }
+    if !changes.is_empty() {
+        out.push_str(&match errored {
+            true => {
+                format!("\n{tool} planned the following actions, but then encountered a problem:\n")
+            }
+            false => format!("\n{tool} will perform the following actions:\n"),
+        });
+        for c in &changes {
+            out.push('\n');
+            out.push_str(&change_text(c, tool));
+            out.push('\n');
+        }
+        let count = |action: &str| counts.get(action).copied().unwrap_or(0);
+        let imports = changes.iter().filter(|c| c.importing.is_some()).count();
+        let import = match imports {
+            0 => String::new(),
+            n => format!("{n} to import, "),
+        };
+        out.push_str(&format!(
+            "\nPlan: {import}{} to add, {} to change, {} to destroy.\n",
+            count("create") + count("delete-create") + count("create-delete"),
+            count("update"),
+            count("delete") + count("delete-create") + count("create-delete"),
+        ));
+    }
+    if !outputs.is_empty() {
+        out.push_str(&format!("\nChanges to Outputs:\n{outputs}\n"));
+        if counts.is_empty() {
+            out.push_str(&wrapped(&format!("\nYou can apply this plan to save these new output values to the {tool} state, without changing any real infrastructure.")));
+        }
+    }
+    diagnostics(out, plan, place)
+}
+
+/// Whether a change moves its object.
+fn moved(c: &ResourceChange) -> bool {
+    c.previous.as_ref().is_some_and(|p| *p != c.addr)
+}
+
+/// An action's name in the opening list and the summary.
+fn action_name(action: Action) -> &'static str {
+    match action {
+        Action::Create => "create",
+        Action::Update => "update",
+        Action::Delete => "delete",
+        Action::DeleteThenCreate => "delete-create",
+        Action::CreateThenDelete => "create-delete",
+        Action::Read => "read",
+        Action::Forget => "forget",
+        Action::NoOp => "no-op",
+    }
+}
+
+/// A paragraph wrapped as Terraform wraps prose, with its line break.
+fn wrapped(text: &str) -> String {
+    format!("{}\n", word_wrap(text, COLUMNS))
+}
+
+/// What a plan without changes says, by its mode.
+fn no_changes(out: &mut String, mode: PlanMode, errored: bool, tool: &str) {
+    if errored {
+        out.push_str(&format!(
+            "\nPlanning failed. {tool} encountered an error while generating this plan.\n\n"
+        ));
+        return;
+    }
+    let (headline, paragraph) = match mode {
+        PlanMode::RefreshOnly => (
+            "Your infrastructure still matches the configuration.",
+            format!("{tool} has checked that the real remote objects still match the result of your most recent changes, and found no differences."),
+        ),
+        PlanMode::Destroy => (
+            "No objects need to be destroyed.",
+            format!("Either you have not created any objects yet or the existing objects were already deleted outside of {tool}."),
+        ),
+        PlanMode::Normal => (
+            "Your infrastructure matches the configuration.",
+            format!("{tool} has compared your real infrastructure against your configuration and found no differences, so no changes are needed."),
+        ),
+    };
+    out.push_str(&format!("\nNo changes. {headline}\n\n"));
+    out.push_str(&wrapped(&paragraph));
+}
+
+/// One change: its comment, then the object's diff by its schema.
+fn change_text(c: &ResourceChange, tool: &str) -> String {
+    let json = change_json(c);
+    let change = Change::from_json(&json["change"]);
+    let shape = match c.schema.as_deref() {
+        Some(schema) => Shape::Schema(schema),
+        None => Shape::Inferred(&c.blocks),
+    };
+    let diff = differ::block(change, shape);
+    let opts = Opts {
+        // An imported object shows every attribute.
+        show_unchanged_children: c.importing.is_some(),
+        ..Opts::default()
+    };
+    format!(
+        "{}{} {} {}",
+        comments::comment(c, tool),
+        render::symbol(c.action),
+        comments::header(c),
+        render::render(&diff, 0, opts)
+    )
+}
+
+/// The lines of `Changes to Outputs:`: every changed output, named as an attribute,
+/// aligned over every output.
+fn outputs(plan: &Plan) -> String {
+    let width = plan
+        .outputs
+        .iter()
+        .map(|o| render::attribute_name(&o.name).len())
+        .max()
+        .unwrap_or(0);
+    let mut lines = Vec::new();
+    for o in &plan.outputs {
+        let diff = differ::output(Change::from_json(&output_change_json(o)));
+        if diff.action == Action::NoOp {
+            continue;
+        }
+        lines.push(format!(
+            "{} {:<width$} = {}",
+            render::symbol(diff.action),
+            render::attribute_name(&o.name),
+            render::render(&diff, 0, Opts::default())
+        ));
+    }
+    lines.join("\n")
+}
+
+/// The text followed by each error and warning as `terraform plan` prints them (Terraform
+/// prints no source lines for them here: only the place).
+fn diagnostics(mut out: String, plan: &Plan, place: PlaceOf) -> String {
+    for (kind, list) in [("Error", &plan.errors), ("Warning", &plan.warnings)] {
+        for d in list {
+            out.push_str(&diagnostic(kind, d, place));
+        }
+    }
+    out
+}
+
+fn diagnostic(kind: &str, d: &PlanDiagnostic, place: PlaceOf) -> String {
+    let mut out = format!("\n{kind}: {}\n\n", d.summary);
+    if let Some((path, span)) = &d.place {
+        out.push_str(&format!("  on {}:\n\n", place(path, *span)));
+    }
+    if !d.detail.is_empty() {
+        for line in d.detail.split('\n') {
+            out.push_str(&word_wrap(line, COLUMNS));
+            out.push('\n');
+        }
+    }
+    out
+}
