@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent, Uri};
 
+use crate::ide::tfvars::{is_tfvars, tfvars_file};
 use crate::syntax::Span;
 use crate::text::{self, PositionEncoding, TextChange};
 use crate::workspace::Workspace;
@@ -71,10 +72,15 @@ impl<'w> Ropes<'w> {
         }
     }
 
-    /// The text of the file at `path`, as the workspace holds it.
+    /// The text of the file at `path`, as the workspace holds it; a variable definitions
+    /// file, which no module holds, as the editor or the disk has it.
     pub fn rope(&mut self, path: &Path) -> Option<&Rope> {
         if !self.ropes.contains_key(path) {
-            let file = self.ws.file(path)?;
+            let file = if is_tfvars(path) {
+                tfvars_file(self.ws, path)?
+            } else {
+                self.ws.file(path)?
+            };
             self.ropes
                 .insert(path.to_path_buf(), Rope::from_str(&file.text));
         }
