@@ -8,6 +8,7 @@ use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent, Ur
 
 use crate::ide::tfvars::{is_tfvars, tfvars_file};
 use crate::syntax::Span;
+use crate::text::lines::LineIndex;
 use crate::text::{self, PositionEncoding, TextChange};
 use crate::workspace::Workspace;
 
@@ -55,6 +56,21 @@ pub fn range(rope: &Rope, span: Span, encoding: PositionEncoding) -> lsp::Range 
         start: out(span.start),
         end: out(span.end),
     }
+}
+
+/// A span of `text` as an LSP range in `encoding`, through the text's line starts: for
+/// many spans of one text, cheaper than a rope.
+pub fn range_by_lines(
+    lines: &LineIndex,
+    text: &str,
+    span: Span,
+    encoding: PositionEncoding,
+) -> lsp::Range {
+    let out = |offset: u32| {
+        let p = lines.position(text, offset as usize, encoding);
+        lsp::Position::new(p.line, p.column)
+    };
+    lsp::Range::new(out(span.start), out(span.end))
 }
 
 /// The texts of the files a request touches, each read once.
