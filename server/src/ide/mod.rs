@@ -3,6 +3,7 @@
 //! LSP types; `lsp/` maps these values to them, and the CLI can use them as they are.
 
 pub mod declarations;
+pub mod deprecated;
 pub mod folding;
 pub mod format;
 pub mod links;
