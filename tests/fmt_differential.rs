@@ -15,15 +15,6 @@ use std::process::Command;
 use regex::Regex;
 use strata::ide::format::formatted;
 
-/// Mangled copies Strata's parser refuses where HCL's accepts, so that Strata leaves them
-/// alone: an object that repeats a key (`syntax/repeated_keys.rs`) in a block whose header
-/// holds a comment (`module /* x */ name {`). A limitation of the syntax layer, not of the
-/// formatter; listed here so that it stays visible.
-const PARSER_LIMITATIONS: [&str; 2] = [
-    "terraform-google-network/examples/global-network-firewall-policy/main.tf",
-    "terraform-google-network/examples/regional-network-firewall-policy/main.tf",
-];
-
 /// A mangled copy of a file's text, named.
 struct Mangle {
     name: &'static str,
@@ -198,12 +189,7 @@ fn formats_the_corpus_as_terraform_fmt_does() {
     for (original, variant, copy, input) in &cases {
         let expected = std::fs::read_to_string(copy).expect("read terraform's output");
         let ours = formatted(input).unwrap_or_else(|_| input.clone());
-        let known = *variant != "as-written"
-            && PARSER_LIMITATIONS
-                .iter()
-                .any(|p| original.to_string_lossy().ends_with(p))
-            && formatted(input).is_err();
-        if ours != expected && !known {
+        if ours != expected {
             let line = ours
                 .lines()
                 .zip(expected.lines())

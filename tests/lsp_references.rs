@@ -79,11 +79,15 @@ fn places(locations: &Value) -> Vec<String> {
     out
 }
 
-/// The texts after applying a `WorkspaceEdit`'s changes.
+/// The texts after applying a `WorkspaceEdit`'s changes (a file not open is read from
+/// the fixture).
 fn apply(texts: &BTreeMap<String, String>, edit: &Value) -> BTreeMap<String, String> {
     let mut out = texts.clone();
     for (u, edits) in edit["changes"].as_object().unwrap() {
-        let text = out.get_mut(u).unwrap();
+        let text = out.entry(u.clone()).or_insert_with(|| {
+            let name = u.rsplit('/').take(2).collect::<Vec<_>>();
+            std::fs::read_to_string(fixture_root().join(name[1]).join(name[0])).unwrap()
+        });
         let offset = |p: &Value| {
             let line = p["line"].as_u64().unwrap() as usize;
             let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
@@ -121,7 +125,10 @@ fn references_of_a_variable_reach_the_override_file() {
             "root/main.tf:23",
             "root/main.tf:3",
             "root/main.tf:9",
-            "root/override.tf:2"
+            "root/override.tf:2",
+            "root/prod.auto.tfvars.json:1",
+            "root/terraform.tfvars.json:2",
+            "root/terraform.tfvars:1",
         ],
         "{found:#}"
     );
@@ -258,8 +265,62 @@ fn renaming_a_variable_from_a_tfvars_file_renames_its_declaration_and_uses() {
     let edit = client.request("textDocument/rename", params);
     let after = apply(&texts, &edit);
     assert!(after[&file("root/terraform.tfvars")].starts_with("location = "));
+    // The JSON variables files, which are not open, are renamed on disk.
+    assert_eq!(
+        after[&file("root/terraform.tfvars.json")],
+        "{\n  \"location\": \"us-east-2\"\n}\n"
+    );
     let main = &after[&file("root/main.tf")];
     assert!(main.contains("variable \"location\" {"), "{main}");
     assert!(main.contains("cidr   = var.location"), "{main}");
     assert!(after[&file("root/override.tf")].contains("${var.location}"));
+}
+
+#[test]
+fn json_variables_files_are_renamed_highlighted_and_outlined_like_tfvars() {
+    let (mut client, texts) = start();
+    let json = fixture_root().join("root/prod.auto.tfvars.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let mut texts = texts;
+    let u = client.open(&json, &text, 1);
+    texts.insert(u.clone(), text);
+    // The argument, not the key of the same name inside the value of `tags`.
+    let mut params = at(
+        &texts,
+        "root/prod.auto.tfvars.json",
+        "\"region\": \"eu",
+        0,
+        2,
+    );
+    let highlights = client.request("textDocument/documentHighlight", params.clone());
+    assert_eq!(
+        highlights.as_array().map(Vec::len),
+        Some(1),
+        "{highlights:#}"
+    );
+    assert_eq!(
+        highlights[0]["range"],
+        json!({ "start": { "line": 0, "character": 27 }, "end": { "line": 0, "character": 33 } })
+    );
+    params["newName"] = json!("location");
+    let edit = client.request("textDocument/rename", params);
+    let after = apply(&texts, &edit);
+    assert_eq!(
+        after[&u],
+        "{\"tags\": {\"region\": \"x\"}, \"location\": \"eu-west-1\"}\n"
+    );
+    assert!(after[&file("root/main.tf")].contains("variable \"location\" {"));
+    assert!(after[&file("root/terraform.tfvars")].starts_with("location = "));
+    assert!(after[&file("root/terraform.tfvars.json")].contains("\"location\""));
+    let outline = client.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": u } }),
+    );
+    let names: Vec<&str> = outline
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["tags", "region"], "{outline:#}");
 }

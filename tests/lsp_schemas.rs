@@ -1,7 +1,8 @@
 //! Hover with provider schemas, over stdio: the server reads the schema files of
 //! `initializationOptions.providerSchemas.files` and documents provider-defined bodies
 //! from them (the provider and its schema's origin on a header; type, requirement and
-//! description of arguments and nested block types), in both syntaxes.
+//! description of arguments and nested block types), in both syntaxes; and marks with
+//! the `deprecated` semantic token modifier what the schemas deprecate.
 
 mod support;
 
@@ -27,10 +28,11 @@ resource "aws_security_group" "sg" {
 }
 "#;
 
-fn start_with_schemas(dir: &TempDir) -> Client {
+/// The server with the fixture's schemas loaded, and its answer to `initialize`.
+fn start_with_schemas(dir: &TempDir) -> (Client, Value) {
     let mut client = Client::start();
     let schemas = fixtures().join("providers").join("schemas.json");
-    client.request(
+    let initialized = client.request(
         "initialize",
         json!({
             "processId": null,
@@ -44,7 +46,7 @@ fn start_with_schemas(dir: &TempDir) -> Client {
     client.notify("initialized", json!({}));
     // Schemas load in the background; the server says when a load has been applied.
     client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
-    client
+    (client, initialized)
 }
 
 fn hover(client: &mut Client, u: &str, line: u32, character: u32) -> String {
@@ -62,7 +64,7 @@ fn hover(client: &mut Client, u: &str, line: u32, character: u32) -> String {
 fn hover_documents_provider_defined_bodies_from_the_schema() {
     let dir = TempDir::new("hover-schemas");
     let path = dir.write("main.tf", MAIN);
-    let mut client = start_with_schemas(&dir);
+    let (mut client, _) = start_with_schemas(&dir);
     let u = client.open(&path, MAIN, 1);
 
     let header = hover(&mut client, &u, 4, 3);
@@ -147,7 +149,7 @@ const MAIN_JSON: &str = r#"{
 fn hover_documents_json_properties_from_the_schema() {
     let dir = TempDir::new("hover-schemas-json");
     let path = dir.write("main.tf.json", MAIN_JSON);
-    let mut client = start_with_schemas(&dir);
+    let (mut client, _) = start_with_schemas(&dir);
     let u = client.open(&path, MAIN_JSON, 1);
 
     let header = hover(&mut client, &u, 8, 8);
@@ -201,7 +203,7 @@ fn hover_says_which_blocks_the_schema_leaves_unread() {
     let main = dir.write("main.tf", MAIN);
     let over = "resource \"aws_security_group\" \"sg\" {\n  ingress = []\n}\n";
     dir.write("override.tf", over);
-    let mut client = start_with_schemas(&dir);
+    let (mut client, _) = start_with_schemas(&dir);
     let u = client.open(&main, MAIN, 1);
     let unread = hover(&mut client, &u, 13, 4);
     assert!(
@@ -240,7 +242,7 @@ locals {
 }
 "#;
     let path = dir.write("main.tf", text);
-    let mut client = start_with_schemas(&dir);
+    let (mut client, _) = start_with_schemas(&dir);
     let u = client.open(&path, text, 1);
 
     let function = hover(&mut client, &u, 9, 24);
@@ -345,4 +347,59 @@ fn hover_in_a_module_two_roots_call_shows_each_locked_version() {
         "{header}"
     );
     assert!(header.contains("**`hashicorp/aws` 5.2.0 (root `new`)**\n\nProvider `registry.terraform.io/hashicorp/aws` 5.2.0"), "{header}");
+}
+
+#[test]
+fn semantic_tokens_mark_what_the_schemas_deprecate() {
+    let main = r#"provider "aws" {
+  region  = "us-east-1"
+  version = "~> 5.0"
+}
+
+resource "aws_instance" "web" {
+  instance_type  = "t3.micro"
+  cpu_core_count = 2
+}
+
+output "threads" {
+  value = aws_instance.web.cpu_threads_per_core
+}
+
+output "type" {
+  value = aws_instance.web.instance_type
+}
+"#;
+    let dir = TempDir::new("deprecated-tokens");
+    let path = dir.write("main.tf", main);
+    let (mut client, init) = start_with_schemas(&dir);
+    let u = client.open(&path, main, 1);
+    let modifiers: Vec<String> = init["capabilities"]["semanticTokensProvider"]["legend"]
+        ["tokenModifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let deprecated = 1 << modifiers.iter().position(|m| m == "deprecated").unwrap();
+    let full = client.request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": u } }),
+    );
+    let marked = |word: &str| -> Vec<bool> {
+        support::decode_semantic_tokens(&full["data"])
+            .iter()
+            .filter(|t| {
+                let line = main.lines().nth(t[0] as usize).unwrap();
+                &line[t[1] as usize..(t[1] + t[2]) as usize] == word
+            })
+            .map(|t| t[4] & deprecated != 0)
+            .collect()
+    };
+    // The provider's schema marks these two attributes; the language, a provider
+    // block's `version`.
+    assert_eq!(marked("cpu_core_count"), [true]);
+    assert_eq!(marked("cpu_threads_per_core"), [true]);
+    assert_eq!(marked("version"), [true]);
+    assert_eq!(marked("instance_type"), [false, false]);
+    assert_eq!(marked("region"), [false]);
 }

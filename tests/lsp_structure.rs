@@ -162,24 +162,6 @@ fn workspace_symbols_are_fuzzy_matched_and_ranked() {
     );
 }
 
-/// Decoded semantic tokens: (line, column, length, type, modifiers).
-fn decode(data: &Value) -> Vec<[u64; 5]> {
-    let flat: Vec<u64> = data
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_u64().unwrap())
-        .collect();
-    let (mut line, mut column) = (0, 0);
-    flat.chunks(5)
-        .map(|t| {
-            line += t[0];
-            column = if t[0] == 0 { column + t[1] } else { t[1] };
-            [line, column, t[2], t[3], t[4]]
-        })
-        .collect()
-}
-
 #[test]
 fn semantic_tokens_mark_what_an_override_replaced_and_follow_edits_by_delta() {
     let (mut client, result) = Client::initialized(Some(&fixtures().join("demo")), json!({}));
@@ -202,7 +184,7 @@ fn semantic_tokens_mark_what_an_override_replaced_and_follow_edits_by_delta() {
         "textDocument/semanticTokens/full",
         json!({ "textDocument": { "uri": u } }),
     );
-    let tokens = decode(&full["data"]);
+    let tokens = support::decode_semantic_tokens(&full["data"]);
     let word = |t: &[u64; 5]| {
         let line = text.lines().nth(t[0] as usize).unwrap();
         line[t[1] as usize..(t[1] + t[2]) as usize].to_string()

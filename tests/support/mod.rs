@@ -71,6 +71,24 @@ pub fn recordings(folder: &str, file: &str) -> Vec<(PathBuf, Value)> {
     found
 }
 
+/// Decoded semantic tokens: (line, column, length, type, modifiers) of each.
+pub fn decode_semantic_tokens(data: &Value) -> Vec<[u64; 5]> {
+    let flat: Vec<u64> = data
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    let (mut line, mut column) = (0, 0);
+    flat.chunks(5)
+        .map(|t| {
+            line += t[0];
+            column = if t[0] == 0 { column + t[1] } else { t[1] };
+            [line, column, t[2], t[3], t[4]]
+        })
+        .collect()
+}
+
 /// A `file://` URI for a path.
 pub fn uri(path: &Path) -> String {
     let abs = if path.is_absolute() {

@@ -57,7 +57,7 @@ mod svchost;
 mod syntax;
 mod terraform_block;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 mod upstream;
 mod validations;
 mod variables;

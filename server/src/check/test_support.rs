@@ -7,7 +7,7 @@ use crate::merge::{merge, MergedModule};
 use crate::module::{CoreVersion, Dialect, FileSet, Module, SourceFile};
 
 /// The merged module of one `main.tf` holding `text`, in `dialect`.
-pub(super) fn merged(text: &str, dialect: Dialect) -> MergedModule {
+pub(crate) fn merged(text: &str, dialect: Dialect) -> MergedModule {
     let dir = Path::new("/nonexistent/strata-check-test");
     let source = SourceFile::parse(dir.join("main.tf"), text.into(), None, None);
     merge(&Module {

@@ -2,6 +2,8 @@
 //! is, computed from the workspace's parsed files and merged model. Nothing here knows the
 //! LSP types; `lsp/` maps these values to them, and the CLI can use them as they are.
 
+pub mod declarations;
+pub mod deprecated;
 pub mod folding;
 pub mod format;
 pub mod links;
@@ -38,6 +40,12 @@ impl FileInModule {
             merged: path.parent().and_then(|d| ws.merged(d)),
             path: path.to_path_buf(),
         })
+    }
+
+    /// The merged module of the file's directory, whether or not the file is one of its
+    /// files: what a result made from this file and its module depends on.
+    pub fn merged_module(&self) -> Option<&Arc<MergedModule>> {
+        self.merged.as_ref()
     }
 
     /// The merged module and the file's index in it, when the file is one of its files.

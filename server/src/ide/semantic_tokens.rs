@@ -2,13 +2,16 @@
 //! from its name), argument names (meta-arguments apart), references by what they name,
 //! functions, strings and templates, numbers, literals, operators and comments. An
 //! argument of a primary file that an override file replaced carries `overridden`, so an
-//! editor can dim or strike it.
+//! editor can dim or strike it; a name standing for something deprecated (`deprecated.rs`)
+//! carries `deprecated`.
 
 use std::collections::HashSet;
 
+use super::deprecated::deprecated_names;
 use super::overridden::overridden_arguments;
 use crate::merge::{FileIndex, MergedModule};
 use crate::module::SourceFile;
+use crate::schema::ProviderSchemaSource;
 use crate::syntax::{
     self, Attribute, Block, Body, Expr, ExprKind, Span, Syntax, TemplatePart, TraversalStep,
 };
@@ -48,6 +51,8 @@ pub const DECLARATION: u32 = 1;
 pub const READONLY: u32 = 1 << 1;
 /// An argument that an override file replaced: not in effect.
 pub const OVERRIDDEN: u32 = 1 << 2;
+/// What the name stands for is deprecated, by its schema or the language's.
+pub const DEPRECATED: u32 = 1 << 3;
 
 /// One token: a span on one or more lines (the LSP layer splits it per line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +61,7 @@ pub struct Token {
     pub span: Span,
     /// What it is.
     pub kind: TokenKind,
-    /// `DECLARATION`, `READONLY`, `OVERRIDDEN`, or'ed.
+    /// `DECLARATION`, `READONLY`, `OVERRIDDEN`, `DEPRECATED`, or'ed.
     pub modifiers: u32,
 }
 
@@ -73,10 +78,12 @@ const META_ARGUMENTS: [&str; 8] = [
 ];
 
 /// The tokens of `file`, in order and without overlaps; none for a JSON file. With the
-/// merged module it belongs to, arguments an override replaced are marked.
+/// merged module it belongs to, arguments an override replaced are marked, and names of
+/// what the language or `schemas` mark deprecated.
 pub fn semantic_tokens(
     file: &SourceFile,
     merged: Option<(&MergedModule, FileIndex)>,
+    schemas: &dyn ProviderSchemaSource,
 ) -> Vec<Token> {
     if file.syntax.syntax != Syntax::Native {
         return Vec::new();
@@ -84,10 +91,14 @@ pub fn semantic_tokens(
     let overridden: HashSet<Span> = merged
         .map(|(m, fi)| overridden_arguments(m, fi).into_iter().collect())
         .unwrap_or_default();
+    let deprecated = merged
+        .map(|(m, _)| deprecated_names(&file.syntax, m, schemas))
+        .unwrap_or_default();
     let mut walker = Walker {
         text: &file.text,
         out: Vec::new(),
         overridden,
+        deprecated,
     };
     for comment in syntax::comments(&file.text) {
         walker.push(comment.span, TokenKind::Comment, 0);
@@ -110,10 +121,14 @@ struct Walker<'a> {
     text: &'a str,
     out: Vec<Token>,
     overridden: HashSet<Span>,
+    deprecated: HashSet<Span>,
 }
 
 impl Walker<'_> {
-    fn push(&mut self, span: Span, kind: TokenKind, modifiers: u32) {
+    fn push(&mut self, span: Span, kind: TokenKind, mut modifiers: u32) {
+        if self.deprecated.contains(&span) {
+            modifiers |= DEPRECATED;
+        }
         self.out.push(Token {
             span,
             kind,
@@ -347,7 +362,7 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<(String, TokenKind, u32)> {
         let file = SourceFile::parse(PathBuf::from("main.tf"), text.into(), None, None);
-        semantic_tokens(&file, None)
+        semantic_tokens(&file, None, &crate::schema::NoProviderSchemas)
             .into_iter()
             .map(|t| (text[t.span.range()].to_string(), t.kind, t.modifiers))
             .collect()

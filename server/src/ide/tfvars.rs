@@ -1,6 +1,8 @@
-//! The variable definitions files (`*.tfvars`) of a module directory, for references to
-//! and renames of its input variables: the editor's text of an open one, else the file
-//! on disk, read with the workspace's bounds. (`.tfvars.json` files are not read yet.)
+//! The variable definitions files (`*.tfvars` and `*.tfvars.json`, `terraform.tfvars`
+//! and `*.auto.tfvars` among them) of a module directory, for references to and renames
+//! of its input variables: the editor's text of an open one, else the file on disk, read
+//! with the workspace's bounds. A JSON one is read with every property an argument
+//! (`SourceFile::parse`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,9 +11,11 @@ use crate::module::SourceFile;
 use crate::text::read::{read_bounded, MAX_FILE_BYTES};
 use crate::workspace::Workspace;
 
-/// Whether `path` names a native variable definitions file.
+/// Whether `path` names a variable definitions file, in either syntax.
 pub fn is_tfvars(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "tfvars")
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".tfvars") || n.ends_with(".tfvars.json"))
 }
 
 /// The variable definitions files of the module of `dir`, in name order.

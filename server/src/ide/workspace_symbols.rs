@@ -1,14 +1,24 @@
 //! `workspace/symbol`: every declaration of the workspace (variables, locals, outputs,
 //! module calls, resources, data sources, provider configurations, checks), fuzzy-matched
 //! against the query and ranked as editors rank names (nucleo's matcher).
+//!
+//! Each file's declarations are read once per version of the file and kept in an
+//! [`Index`] between queries; a query walks that flat list, skips every name that lacks
+//! a character the query needs before asking the matcher, and keeps only the best
+//! `limit` matches.
 
+use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
-use super::outline::{name_block, name_span, SymbolKind};
-use crate::syntax::{Block, Span};
+use super::declarations::{CharSet, FileDeclarations};
+use super::outline::SymbolKind;
+use crate::syntax::Span;
+use crate::text::{Position, PositionEncoding};
 use crate::workspace::Workspace;
 
 /// One declaration that matched.
@@ -22,63 +32,149 @@ pub struct Declaration {
     pub path: PathBuf,
     /// The name as written (the labels, or a local's name).
     pub span: Span,
+    /// Where that name starts and ends, in the encoding asked for.
+    pub range: [Position; 2],
     /// The module's directory, which editors show beside the name as its container.
     pub module: String,
     /// How well it matched (higher is better).
     pub score: u32,
 }
 
-/// The declarations matching `query` best first, at most `limit` of them (an empty query
-/// matches everything, in workspace order).
-pub fn workspace_symbols(ws: &Workspace, query: &str, limit: usize) -> Vec<Declaration> {
-    let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
-    let mut matcher = Matcher::new(Config::DEFAULT);
-    let mut found: Vec<Declaration> = Vec::new();
-    let mut name = String::new();
-    let mut chars = Vec::new();
+/// The declarations of every file of the workspace, kept between queries and brought up
+/// to date with the workspace before each.
+#[derive(Debug, Default)]
+pub struct Index {
+    kept: Mutex<Kept>,
+}
+
+#[derive(Debug, Default)]
+struct Kept {
+    /// The workspace generation the list was made at (`None`: never made).
+    generation: Option<u64>,
+    /// Every file's declarations, in workspace order.
+    files: Arc<Vec<Arc<FileDeclarations>>>,
+}
+
+impl Index {
+    /// Every file's declarations as the workspace holds it now: the files whose version
+    /// changed since the last query are read again, the others reused.
+    fn files(&self, ws: &Workspace) -> Arc<Vec<Arc<FileDeclarations>>> {
+        let Ok(mut kept) = self.kept.lock() else {
+            return Arc::new(read_all(ws, &HashMap::new()));
+        };
+        // Read before the walk: an edit during it leaves the list one generation behind,
+        // and the next query walks again.
+        let generation = ws.generation();
+        if kept.generation != Some(generation) {
+            let previous: HashMap<&std::path::Path, &Arc<FileDeclarations>> =
+                kept.files.iter().map(|f| (f.path.as_path(), f)).collect();
+            let files = Arc::new(read_all(ws, &previous));
+            kept.files = files;
+            kept.generation = Some(generation);
+        }
+        kept.files.clone()
+    }
+}
+
+/// Every file's declarations, reusing those of `previous` read from the same version.
+fn read_all(
+    ws: &Workspace,
+    previous: &HashMap<&std::path::Path, &Arc<FileDeclarations>>,
+) -> Vec<Arc<FileDeclarations>> {
+    let mut files = Vec::new();
     for module in ws.modules() {
+        let dir: Arc<str> = module.dir.display().to_string().into();
         for file in &module.sources {
-            for block in &file.syntax.body.blocks {
-                let mut consider = |name: &str, kind: SymbolKind, span: Span| {
-                    let score = pattern.score(Utf32Str::new(name, &mut chars), &mut matcher);
-                    if let Some(score) = score {
-                        found.push(Declaration {
-                            name: name.to_string(),
-                            kind,
-                            path: file.path.clone(),
-                            span,
-                            module: module.dir.display().to_string(),
-                            score,
-                        });
-                    }
-                };
-                match name_block(block, &mut name) {
-                    SymbolKind::Locals => locals(block, &mut name, &mut consider),
-                    SymbolKind::Settings if block.kind.name.as_ref() != "check" => {}
-                    kind => consider(&name, kind, name_span(block)),
+            let same = previous
+                .get(file.path.as_path())
+                .filter(|f| f.read_from(file));
+            files.push(match same {
+                Some(f) => Arc::clone(f),
+                None => Arc::new(FileDeclarations::read(file, dir.clone())),
+            });
+        }
+    }
+    files
+}
+
+/// A declaration that matched: which file, which of its declarations, how well.
+struct Hit {
+    score: u32,
+    file: u32,
+    declared: u32,
+}
+
+/// The declarations matching `query` best first, at most `limit` of them, with their
+/// places in `encoding` (an empty query matches everything, in workspace order).
+pub fn workspace_symbols(
+    index: &Index,
+    ws: &Workspace,
+    query: &str,
+    limit: usize,
+    encoding: PositionEncoding,
+) -> Vec<Declaration> {
+    let files = index.files(ws);
+    let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+    let required = CharSet::required(
+        pattern
+            .atoms
+            .iter()
+            .filter(|a| !a.negative)
+            .flat_map(|a| a.needle_text().chars().collect::<Vec<_>>()),
+    );
+    let mut matcher = Matcher::new(Config::DEFAULT);
+    let mut chars = Vec::new();
+    let mut hits = Vec::new();
+    'files: for (f, file) in files.iter().enumerate() {
+        for (d, declared) in file.declared.iter().enumerate() {
+            if !declared.chars.holds(required) {
+                continue;
+            }
+            let haystack = Utf32Str::new(&declared.name, &mut chars);
+            if let Some(score) = pattern.score(haystack, &mut matcher) {
+                hits.push(Hit {
+                    score,
+                    file: f as u32,
+                    declared: d as u32,
+                });
+                // Without a query every name matches alike: the first `limit` are the answer.
+                if pattern.atoms.is_empty() && hits.len() >= limit {
+                    break 'files;
                 }
             }
         }
     }
-    // Best first; among equals, shorter names (closer matches) first, then by place.
-    found.sort_by(|a, b| {
-        (b.score, a.name.len(), &a.path, a.span.start).cmp(&(
-            a.score,
-            b.name.len(),
-            &b.path,
-            b.span.start,
-        ))
-    });
-    found.truncate(limit);
-    found
+    best(&mut hits, limit, &files);
+    hits.iter()
+        .map(|hit| {
+            let file = &files[hit.file as usize];
+            let declared = &file.declared[hit.declared as usize];
+            Declaration {
+                name: declared.name.to_string(),
+                kind: declared.kind,
+                path: file.path.clone(),
+                span: declared.span,
+                range: file.range(declared, encoding),
+                module: file.module.to_string(),
+                score: hit.score,
+            }
+        })
+        .collect()
 }
 
-/// Each local value of a `locals` block, as `local.NAME`.
-fn locals(block: &Block, name: &mut String, consider: &mut impl FnMut(&str, SymbolKind, Span)) {
-    for a in &block.body.attributes {
-        name.clear();
-        name.push_str("local.");
-        name.push_str(&a.name.name);
-        consider(name, SymbolKind::Local, a.name.span);
+/// Keeps the best `limit` hits, best first: by score, then shorter names (closer
+/// matches), then by place.
+fn best(hits: &mut Vec<Hit>, limit: usize, files: &[Arc<FileDeclarations>]) {
+    let key = |h: &Hit| {
+        let file = &files[h.file as usize];
+        let declared = &file.declared[h.declared as usize];
+        (declared.name.len(), &file.path, declared.span.start)
+    };
+    let order =
+        |a: &Hit, b: &Hit| -> Ordering { b.score.cmp(&a.score).then_with(|| key(a).cmp(&key(b))) };
+    if hits.len() > limit && limit > 0 {
+        hits.select_nth_unstable_by(limit - 1, order);
     }
+    hits.truncate(limit);
+    hits.sort_by(order);
 }

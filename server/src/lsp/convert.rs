@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, TextDocumentContentChangeEvent, Uri};
 
+use crate::ide::tfvars::{is_tfvars, tfvars_file};
 use crate::syntax::Span;
+use crate::text::lines::LineIndex;
 use crate::text::{self, PositionEncoding, TextChange};
 use crate::workspace::Workspace;
 
@@ -56,6 +58,21 @@ pub fn range(rope: &Rope, span: Span, encoding: PositionEncoding) -> lsp::Range 
     }
 }
 
+/// A span of `text` as an LSP range in `encoding`, through the text's line starts: for
+/// many spans of one text, cheaper than a rope.
+pub fn range_by_lines(
+    lines: &LineIndex,
+    text: &str,
+    span: Span,
+    encoding: PositionEncoding,
+) -> lsp::Range {
+    let out = |offset: u32| {
+        let p = lines.position(text, offset as usize, encoding);
+        lsp::Position::new(p.line, p.column)
+    };
+    lsp::Range::new(out(span.start), out(span.end))
+}
+
 /// The texts of the files a request touches, each read once.
 pub struct Ropes<'w> {
     ws: &'w Workspace,
@@ -71,10 +88,15 @@ impl<'w> Ropes<'w> {
         }
     }
 
-    /// The text of the file at `path`, as the workspace holds it.
+    /// The text of the file at `path`, as the workspace holds it; a variable definitions
+    /// file, which no module holds, as the editor or the disk has it.
     pub fn rope(&mut self, path: &Path) -> Option<&Rope> {
         if !self.ropes.contains_key(path) {
-            let file = self.ws.file(path)?;
+            let file = if is_tfvars(path) {
+                tfvars_file(self.ws, path)?
+            } else {
+                self.ws.file(path)?
+            };
             self.ropes
                 .insert(path.to_path_buf(), Rope::from_str(&file.text));
         }

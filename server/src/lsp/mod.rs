@@ -97,6 +97,10 @@ pub struct Server {
     schemas: Arc<schemas::ProviderSchemas>,
     /// The last semantic tokens sent for each document, for deltas.
     tokens: semantic_tokens::Results,
+    /// Every file's declarations, kept for workspace symbol queries.
+    symbols: crate::ide::workspace_symbols::Index,
+    /// The last outline of each document.
+    outlines: structure::Outlines,
 }
 
 impl Server {
@@ -115,6 +119,8 @@ impl Server {
             edits: broadcast::Sender::new(EDITS_QUEUE),
             schemas: Arc::default(),
             tokens: Default::default(),
+            symbols: Default::default(),
+            outlines: Default::default(),
         }
     }
 
@@ -362,6 +368,7 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&params.text_document.uri) else {
             return;
         };
+        self.outlines.forget(&path);
         let Ok(module) = contain("closing a document", || {
             self.workspace.close_document(&path)
         }) else {
@@ -499,7 +506,7 @@ impl LanguageServer for Server {
         };
         let encoding = self.state.encoding();
         let symbols = contain(format!("outline of {}", path.display()), || {
-            structure::document_symbols(&self.workspace, &path, encoding)
+            structure::document_symbols(&self.outlines, &self.workspace, &path, encoding)
         })?;
         Ok(symbols.map(DocumentSymbolResponse::Nested))
     }
@@ -595,7 +602,7 @@ impl LanguageServer for Server {
     ) -> Result<Option<WorkspaceSymbolResponse>> {
         let encoding = self.state.encoding();
         let found = contain(format!("workspace symbols {:?}", params.query), || {
-            workspace_symbols::symbols(&self.workspace, &params.query, encoding)
+            workspace_symbols::symbols(&self.symbols, &self.workspace, &params.query, encoding)
         })?;
         Ok(Some(WorkspaceSymbolResponse::Flat(found)))
     }

@@ -8,15 +8,16 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use ropey::Rope;
 use tower_lsp_server::ls_types::{
     self as lsp, SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens,
     SemanticTokensDelta, SemanticTokensEdit, SemanticTokensLegend, Uri,
 };
 
+use super::convert;
 use crate::ide::semantic_tokens::{semantic_tokens, Token, TokenKind};
 use crate::ide::FileInModule;
-use crate::text::{self, PositionEncoding};
+use crate::text::lines::LineIndex;
+use crate::text::PositionEncoding;
 use crate::workspace::Workspace;
 
 /// The token types, in `TokenKind`'s order.
@@ -39,7 +40,8 @@ const TYPES: [(TokenKind, SemanticTokenType); 12] = [
 pub const OVERRIDDEN_MODIFIER: &str = "overridden";
 
 /// The legend `initialize` advertises: bit i of a token's modifiers is the i-th of
-/// `declaration`, `readonly`, `overridden` (`ide::semantic_tokens`'s constants).
+/// `declaration`, `readonly`, `overridden`, `deprecated` (`ide::semantic_tokens`'s
+/// constants).
 pub fn legend() -> SemanticTokensLegend {
     SemanticTokensLegend {
         token_types: TYPES.iter().map(|(_, t)| t.clone()).collect(),
@@ -47,6 +49,7 @@ pub fn legend() -> SemanticTokensLegend {
             SemanticTokenModifier::DECLARATION,
             SemanticTokenModifier::READONLY,
             SemanticTokenModifier::new(OVERRIDDEN_MODIFIER),
+            SemanticTokenModifier::DEPRECATED,
         ],
     }
 }
@@ -92,19 +95,23 @@ pub fn tokens(
 ) -> Option<Vec<SemanticToken>> {
     let opened = FileInModule::of(ws, path)?;
     let (file, in_module) = (&opened.file, opened.merged());
-    let rope = Rope::from_str(&file.text);
-    let found = semantic_tokens(file, in_module);
+    let lines = LineIndex::new(&file.text);
+    let schemas = path
+        .parent()
+        .map(|dir| ws.provider_schemas_for(dir))
+        .unwrap_or_else(|| ws.provider_schemas());
+    let found = semantic_tokens(file, in_module, &*schemas);
     let (from, to) = match range {
         Some(r) => (
-            text::byte_offset(&rope, super::convert::position_in(r.start), encoding),
-            text::byte_offset(&rope, super::convert::position_in(r.end), encoding),
+            lines.offset(&file.text, convert::position_in(r.start), encoding),
+            lines.offset(&file.text, convert::position_in(r.end), encoding),
         ),
         None => (0, file.text.len()),
     };
     let inside = found
         .into_iter()
         .filter(|t| (t.span.end as usize) > from && (t.span.start as usize) < to);
-    Some(encode(&rope, inside, encoding))
+    Some(encode(&file.text, &lines, inside, encoding))
 }
 
 /// A full result, kept for later deltas.
@@ -151,7 +158,8 @@ pub fn delta(
 
 /// Tokens in the LSP's relative encoding, one per line of a token that spans lines.
 fn encode(
-    rope: &Rope,
+    text: &str,
+    lines: &LineIndex,
     tokens: impl Iterator<Item = Token>,
     encoding: PositionEncoding,
 ) -> Vec<SemanticToken> {
@@ -159,20 +167,22 @@ fn encode(
     let (mut last_line, mut last_start) = (0u32, 0u32);
     let kind_index = |k: TokenKind| TYPES.iter().position(|(t, _)| *t == k).unwrap_or(0) as u32;
     for token in tokens {
-        let (start, end) = (token.span.start as usize, token.span.end as usize);
+        let (start, end) = (
+            token.span.start as usize,
+            token.span.end.min(text.len() as u32) as usize,
+        );
         let mut piece_start = start;
         while piece_start < end {
-            let line = rope.byte_to_line(piece_start.min(rope.len_bytes()));
-            let line_end = if line + 1 < rope.len_lines() {
-                rope.line_to_byte(line + 1)
-            } else {
-                rope.len_bytes()
+            let (line, _) = lines.line_of(piece_start);
+            // A piece ends at its line's end, before the line break.
+            let Some((_, content_end)) = lines.line_bounds(text, line as usize) else {
+                break;
             };
-            // A piece ends before its line's newline.
-            let piece_end = end.min(line_end);
-            let content_end = trim_newline(rope, piece_start, piece_end);
-            let from = text::position(rope, piece_start, encoding);
-            let to = text::position(rope, content_end, encoding);
+            let next_line = lines
+                .line_bounds(text, line as usize + 1)
+                .map_or(text.len(), |(s, _)| s);
+            let from = lines.position(text, piece_start, encoding);
+            let to = lines.position(text, end.min(content_end).max(piece_start), encoding);
             if to.column > from.column {
                 let delta_line = from.line - last_line;
                 let delta_start = if delta_line == 0 {
@@ -189,24 +199,9 @@ fn encode(
                 });
                 (last_line, last_start) = (from.line, from.column);
             }
-            // Never empty: the next line starts after `piece_start`, or the token ends.
-            piece_start = piece_end;
+            // Never stuck: the next line starts after `piece_start`, or the token ends.
+            piece_start = end.min(next_line.max(piece_start + 1));
         }
     }
     out
-}
-
-/// `end` moved back before a `\n` or `\r\n` that ends the piece `start..end`.
-fn trim_newline(rope: &Rope, start: usize, mut end: usize) -> usize {
-    while end > start {
-        let Some(byte) = rope.get_byte(end - 1) else {
-            break;
-        };
-        if byte == b'\n' || byte == b'\r' {
-            end -= 1;
-        } else {
-            break;
-        }
-    }
-    end
 }

@@ -1,7 +1,13 @@
 //! The structure of a document for the editor: outline (`documentSymbol`), folding and
 //! selection ranges, mapped from `ide`'s plain data to LSP types.
+//!
+//! An outline is made once per version of a document (and of the module's merged model,
+//! which names what each override changes) and kept: an editor asks for it after every
+//! edit and on every focus, and the largest files have thousands of entries.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{
@@ -13,33 +19,88 @@ use crate::ide::folding::{self, FoldKind};
 use crate::ide::outline::{self, Symbol, SymbolKind as Kind};
 use crate::ide::selection;
 use crate::ide::FileInModule;
+use crate::merge::MergedModule;
+use crate::module::SourceFile;
+use crate::syntax::Span;
+use crate::text::lines::LineIndex;
 use crate::text::{self, PositionEncoding};
 use crate::workspace::Workspace;
 
+/// The last outline made for each document.
+#[derive(Debug, Default)]
+pub struct Outlines {
+    last: Mutex<HashMap<PathBuf, Outline>>,
+}
+
+/// An outline and what it was made from.
+#[derive(Debug)]
+struct Outline {
+    file: Arc<SourceFile>,
+    merged: Option<Arc<MergedModule>>,
+    encoding: PositionEncoding,
+    symbols: Arc<Vec<DocumentSymbol>>,
+}
+
+impl Outline {
+    fn made_from(&self, opened: &FileInModule, encoding: PositionEncoding) -> bool {
+        let same_merge = match (&self.merged, opened.merged_module()) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        Arc::ptr_eq(&self.file, &opened.file) && same_merge && self.encoding == encoding
+    }
+}
+
+impl Outlines {
+    /// Forgets a closed document's outline.
+    pub fn forget(&self, path: &Path) {
+        if let Ok(mut last) = self.last.lock() {
+            last.remove(path);
+        }
+    }
+}
+
 /// The outline of the document at `path`, nested; override blocks say what they override.
 pub fn document_symbols(
+    outlines: &Outlines,
     ws: &Workspace,
     path: &Path,
     encoding: PositionEncoding,
 ) -> Option<Vec<DocumentSymbol>> {
     let opened = FileInModule::of(ws, path)?;
-    let (file, in_module) = (&opened.file, opened.merged());
-    let rope = Rope::from_str(&file.text);
-    let symbols = outline::outline(file, in_module);
-    Some(
-        symbols
-            .iter()
-            .map(|s| document_symbol(s, &rope, encoding))
-            .collect(),
-    )
+    if let Ok(last) = outlines.last.lock() {
+        if let Some(kept) = last.get(path).filter(|o| o.made_from(&opened, encoding)) {
+            return Some(kept.symbols.to_vec());
+        }
+    }
+    let file = &opened.file;
+    let lines = LineIndex::new(&file.text);
+    let range = |span: Span| convert::range_by_lines(&lines, &file.text, span, encoding);
+    let symbols: Vec<DocumentSymbol> = outline::outline(file, opened.merged())
+        .iter()
+        .map(|s| document_symbol(s, &range))
+        .collect();
+    // Kept for open documents only, which `didClose` forgets.
+    let open = ws.is_open(path);
+    if let Some(mut last) = outlines.last.lock().ok().filter(|_| open) {
+        let outline = Outline {
+            file: file.clone(),
+            merged: opened.merged_module().cloned(),
+            encoding,
+            symbols: Arc::new(symbols.clone()),
+        };
+        last.insert(path.to_path_buf(), outline);
+    }
+    Some(symbols)
 }
 
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written; `tags` replaces it.
-fn document_symbol(s: &Symbol, rope: &Rope, encoding: PositionEncoding) -> DocumentSymbol {
+fn document_symbol(s: &Symbol, range: &impl Fn(Span) -> lsp::Range) -> DocumentSymbol {
     let children: Vec<DocumentSymbol> = s
         .children
         .iter()
-        .map(|c| document_symbol(c, rope, encoding))
+        .map(|c| document_symbol(c, range))
         .collect();
     DocumentSymbol {
         name: s.name.clone(),
@@ -47,8 +108,8 @@ fn document_symbol(s: &Symbol, rope: &Rope, encoding: PositionEncoding) -> Docum
         kind: symbol_kind(s.kind),
         tags: None,
         deprecated: None,
-        range: convert::range(rope, s.span, encoding),
-        selection_range: convert::range(rope, s.name_span, encoding),
+        range: range(s.span),
+        selection_range: range(s.name_span),
         children: (!children.is_empty()).then_some(children),
     }
 }

@@ -1,10 +1,10 @@
 //! `workspace/symbol`, mapped from `ide::workspace_symbols`.
 
-use tower_lsp_server::ls_types::{Location, SymbolInformation};
+use tower_lsp_server::ls_types::{self as lsp, Location, SymbolInformation};
 
-use super::convert::{self, Ropes};
+use super::convert;
 use super::structure::symbol_kind;
-use crate::ide::workspace_symbols::workspace_symbols;
+use crate::ide::workspace_symbols::{workspace_symbols, Index};
 use crate::text::PositionEncoding;
 use crate::workspace::Workspace;
 
@@ -13,15 +13,20 @@ const LIMIT: usize = 256;
 
 /// The declarations matching `query`, best first.
 #[allow(deprecated)] // `SymbolInformation::deprecated` must be written; `tags` replaces it.
-pub fn symbols(ws: &Workspace, query: &str, encoding: PositionEncoding) -> Vec<SymbolInformation> {
-    let mut ropes = Ropes::new(ws);
-    workspace_symbols(ws, query, LIMIT)
+pub fn symbols(
+    index: &Index,
+    ws: &Workspace,
+    query: &str,
+    encoding: PositionEncoding,
+) -> Vec<SymbolInformation> {
+    workspace_symbols(index, ws, query, LIMIT, encoding)
         .into_iter()
         .filter_map(|d| {
+            let [start, end] = d.range.map(|p| lsp::Position::new(p.line, p.column));
             Some(SymbolInformation {
                 location: Location {
                     uri: convert::uri_of(&d.path)?,
-                    range: ropes.range(&d.path, d.span, encoding)?,
+                    range: lsp::Range::new(start, end),
                 },
                 name: d.name,
                 kind: symbol_kind(d.kind),

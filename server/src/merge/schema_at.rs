@@ -109,8 +109,9 @@ impl MergedModule {
             .map(|b| &**b)
     }
 
-    /// The provider, body kind and type of a top-level block a provider defines.
-    fn body_provider(&self, block: &Block) -> Option<(ProviderAddress, ProviderBody, String)> {
+    /// The provider, body kind and type of a top-level block a provider defines: a
+    /// `provider` block, or a resource, data source or ephemeral resource of this module.
+    pub fn body_provider(&self, block: &Block) -> Option<(ProviderAddress, ProviderBody, String)> {
         if &*block.kind.name == "provider" {
             let provider = self.local_provider(block.label(0)?);
             return Some((provider, ProviderBody::Provider, String::new()));

@@ -47,6 +47,9 @@ impl SourceFile {
             .unwrap_or(Syntax::Native);
         let last_good = previous.and_then(|p| p.last_good.clone());
         let tree = Arc::new(match previous {
+            // A variable definitions file in JSON holds arguments only (`variable` or
+            // `locals` among them), not the blocks of a `.tf.json` file.
+            _ if name.ends_with(".tfvars.json") => syntax::parse_json_attributes(&text),
             // After an edit, only what the edit touched is parsed again.
             Some(p) if invalid.is_empty() => {
                 syntax::reparse(&text, syntax, &p.text, &p.syntax, last_good.as_deref())

@@ -55,6 +55,26 @@ pub(super) fn parse_json(text: &str) -> File {
     }
 }
 
+/// A JSON file whose root object's properties are all arguments, as HCL's
+/// `Body.JustAttributes` reads it: a variable definitions file (`.tfvars.json`), where
+/// a property called `variable` or `locals` is a variable's value like any other. Only
+/// the parser's errors are reported; a root that is not an object holds no arguments.
+pub(super) fn parse_json_attributes(text: &str) -> File {
+    let parsed = json_parser::parse(text);
+    let attributes = match &parsed.value.kind {
+        JsonKind::Object(properties) => properties.iter().map(|(k, v)| attribute(k, v)).collect(),
+        _ => Vec::new(),
+    };
+    File {
+        syntax: Syntax::Json,
+        body: Body {
+            attributes,
+            blocks: Vec::new(),
+        },
+        diagnostics: parsed.diagnostics,
+    }
+}
+
 /// A range as Terraform shows it: an empty one widened to the character after it,
 /// except at the very end of the text (where `SourcePositions::range` widens it past
 /// the text, as HCL's end-of-file token is).

@@ -483,6 +483,12 @@ pub fn parse_invalid(
     }
 }
 
+/// Parses a JSON-syntax variable definitions file (`.tfvars.json`): every property of
+/// its root object is an argument, none a block (`json::parse_json_attributes`).
+pub fn parse_json_attributes(text: &str) -> File {
+    json::parse_json_attributes(&crate::text::without_bom(text))
+}
+
 /// A JSON-syntax string read as HCL reads it in expression position: a template, whose
 /// `${...}` interpolations are expressions. `None` for strings without any, or that do not
 /// parse. Spans are offsets into the file, approximate where the string has escapes.

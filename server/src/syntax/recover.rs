@@ -533,13 +533,22 @@ fn unanalysed_attribute(slice: &str, base: usize) -> Option<Attribute> {
 }
 
 /// Block type and labels from the text before the body's `{`; on failure, the offset of
-/// the first character that does not fit.
+/// the first character that does not fit. `/* */` comments between them are skipped, as
+/// HCL's parser skips them (a `#` or `//` comment ends the line, which HCL refuses).
 fn parse_header(text: &str, range: Range<usize>) -> Result<(Ident, Vec<Ident>), usize> {
     let mut pos = range.start;
     let bytes = text.as_bytes();
-    let skip_blank = |pos: &mut usize| {
+    let skip_blank = |pos: &mut usize| loop {
         while *pos < range.end && matches!(bytes[*pos], b' ' | b'\t') {
             *pos += 1;
+        }
+        let rest = &bytes[*pos..range.end];
+        match rest.strip_prefix(b"/*") {
+            Some(comment) => match memchr::memmem::find(comment, b"*/") {
+                Some(close) => *pos += 2 + close + 2,
+                None => return,
+            },
+            None => return,
         }
     };
     let ident = |pos: &mut usize| -> Option<Ident> {

@@ -108,6 +108,32 @@ fn repeated_object_key_is_understood_with_every_item() {
 }
 
 #[test]
+fn repeated_object_key_in_a_block_whose_header_holds_comments() {
+    // The block is read piecewise (hcl-edit refuses the repeat), past the comments HCL
+    // skips between the type, the labels and the brace, on one line or several.
+    for header in [
+        "resource /* x */ terraform_data \"a\" /* y */{",
+        "resource \"terraform_data\" /* x\n */ \"a\" { # z",
+    ] {
+        let text = format!("{header}\n  input = {{ a = 1, a = 2 }}\n}}\n");
+        let file = native(&text);
+        assert!(
+            file.diagnostics.is_empty(),
+            "{header}: {:?}",
+            file.diagnostics
+        );
+        let block = &file.body.blocks[0];
+        assert_eq!(block.labels.len(), 2, "{header}");
+        assert_eq!(block.label(1), Some("a"));
+        let input = block.body.attribute("input").unwrap();
+        let ExprKind::Object(items) = &input.expr.kind else {
+            panic!("{:?}", input.expr.kind);
+        };
+        assert_eq!(items.len(), 2);
+    }
+}
+
+#[test]
 fn repeated_attribute_in_a_body_is_still_an_error() {
     let file = native("resource \"a\" \"b\" {\n  x = 1\n  x = 2\n}\n");
     assert!(file.has_errors());

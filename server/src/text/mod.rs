@@ -185,6 +185,7 @@ pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
 
 pub mod encoding;
 pub mod go_quote;
+pub mod lines;
 pub mod names;
 pub mod read;
 #[cfg(test)]

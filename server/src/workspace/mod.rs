@@ -46,6 +46,8 @@ pub struct Workspace {
     /// The version set by `--terraform-version` or the `strata.terraformVersion` setting.
     core_version: RwLock<Option<String>>,
     revision: AtomicU64,
+    /// Increases after every change to `modules` (`generation`).
+    generation: AtomicU64,
     rebuild: Mutex<()>,
     /// The prior states read for plans, by file.
     states: states::StateCache,
@@ -233,6 +235,7 @@ impl Workspace {
         self.modules.remove(dir);
         self.merged.remove(dir);
         self.forget_calls(dir);
+        self.generation.fetch_add(1, Ordering::Release);
         forgotten
     }
 
@@ -269,6 +272,12 @@ impl Workspace {
             names.remove(&name);
         }
         Some(self.rebuild_module(dir))
+    }
+
+    /// A number that changes whenever a module is rebuilt or forgotten: what a cache of
+    /// every module's contents compares to know it is still up to date.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// The current module of `dir`, if it was built.
@@ -392,6 +401,7 @@ impl Workspace {
             revision: self.revision.fetch_add(1, Ordering::Relaxed) + 1,
         });
         self.modules.insert(dir.to_path_buf(), module.clone());
+        self.generation.fetch_add(1, Ordering::Release);
         module
     }
 }
