@@ -39,6 +39,11 @@ pub fn reparse(
     {
         return None;
     }
+    // What HCL skipped follows an error it reported, which the slice covers below; a
+    // skipped part without one is a case the slice rules do not cover.
+    if previous.diagnostics.is_empty() && !previous.unread.is_empty() {
+        return None;
+    }
     let prefix = common_prefix(previous_text, text);
     let suffix = common_suffix(&previous_text[prefix..], &text[prefix..]);
     let old_changed_end = previous_text.len() - suffix;
@@ -164,7 +169,7 @@ impl Edit<'_> {
                 }
             })
             .collect();
-        let (reparsed, diagnostics) = parse_slice(
+        let (reparsed, diagnostics, unread) = parse_slice(
             text,
             slice_start..new_slice_end,
             slice,
@@ -173,7 +178,8 @@ impl Edit<'_> {
         )?;
         // A problem in the slice puts HCL's parser in recovery mode for the rest of the
         // file (see `reparse`): the slice then runs to the end of the file.
-        if !diagnostics.is_empty() && old_slice_end < self.previous_text.len() {
+        let problem = !diagnostics.is_empty() || !unread.is_empty();
+        if problem && old_slice_end < self.previous_text.len() {
             return self.splice(slice_start, self.previous_text.len());
         }
 
@@ -212,6 +218,7 @@ impl Edit<'_> {
             syntax: Syntax::Native,
             body,
             diagnostics,
+            unread,
         })
     }
 }
@@ -225,7 +232,7 @@ fn parse_slice(
     slice: &str,
     last_good: Option<&File>,
     kept: &[Span],
-) -> Option<(Body, Vec<super::SyntaxDiagnostic>)> {
+) -> Option<(Body, Vec<super::SyntaxDiagnostic>, Vec<Span>)> {
     let converter = Converter::new(range.start);
     let parsed = hcl_edit::parser::parse_body(slice).ok().or_else(|| {
         let blanked = scan::blank_ignored_newlines(slice)?;
@@ -234,7 +241,7 @@ fn parse_slice(
     if let Some(body) = parsed {
         let body = converter.body(body);
         let diagnostics = traversals::diagnose(text, &body);
-        return Some((body, diagnostics));
+        return Some((body, diagnostics, Vec::new()));
     }
     // Recovering only the slice gives what recovering the whole file gives when the whole
     // text is balanced (the full parse then splits items the plain way) and the slice
@@ -255,7 +262,8 @@ fn parse_slice(
     if !kept.iter().all(|s| split.contains(&(s.start, s.end))) {
         return None;
     }
-    Some(recover::recover_range(text, range, last_good, &[]))
+    let recovered = recover::recover_range(text, range, last_good, &[]);
+    Some((recovered.body, recovered.diagnostics, recovered.unread))
 }
 
 enum Item {
@@ -631,12 +639,83 @@ mod tests {
         // syntax-native-stray-token, syntax-native-recovery-mode).
         let full = parse("a\n{\n}\n{\n}\n", Syntax::Native, None);
         assert_eq!(full.diagnostics.len(), 1);
-        // (Strata reads on after a stray top-level token: see `recover_range`.)
+        // (Strata reads on after a stray top-level token, and marks it unread: see
+        // `recover_range`.)
         let full = parse("}\na = 1\nb = 2\n", Syntax::Native, None);
         assert_eq!(full.body.attributes.len(), 2);
+        assert_eq!(full.unread, vec![Span::new(1, 14)]);
         let full = parse("a\nb = 1\nc = \n", Syntax::Native, None);
         assert_eq!(full.diagnostics.len(), 1);
         assert_eq!(full.body.attributes.len(), 2);
+    }
+
+    /// A stray token typed and deleted again: Terraform reads nothing HCL's parser skips
+    /// after it (`File::unread`: to the end of the file at the top level, to the end of
+    /// the block inside one), and the incremental parse carries that as the full parse does.
+    #[test]
+    fn adding_and_removing_a_stray_token_gives_what_the_full_parse_skips() {
+        let base = "variable \"a\" {\n  default = 1\n}\n\nvariable \"b\" {\n  default = 2\n}\n\nvariable \"c\" {}\n";
+        let previous = parse(base, Syntax::Native, None);
+        let stray_at = |text: &str, token: &str| text.find(token).unwrap() + 1;
+        let read = |file: &File| {
+            let read = file.read_by_terraform().unwrap_or_else(|| file.clone());
+            let names = read
+                .body
+                .blocks
+                .iter()
+                .map(|b| b.header())
+                .collect::<Vec<_>>();
+            let defaults = read
+                .body
+                .blocks
+                .iter()
+                .map(|b| b.body.attributes.len())
+                .collect();
+            (names, defaults)
+        };
+
+        // At the top level: a quoted name, then everything after it is skipped.
+        let top = base.replace("\nvariable \"b\"", "\"x\" = 1\nvariable \"b\"");
+        let incremental = reparse(&top, base, &previous, Some(&previous)).expect("balanced");
+        let full = parse(&top, Syntax::Native, Some(&previous));
+        assert_eq!(incremental, full);
+        assert_eq!(full.body.blocks.len(), 3, "the editor keeps every block");
+        let from = stray_at(&top, "\"x\"");
+        assert_eq!(full.unread, vec![Span::new(from, top.len())]);
+        assert_eq!(read(&full), (vec!["variable \"a\"".to_string()], vec![1]));
+        let mended = reparse(base, &top, &incremental, Some(&previous)).expect("balanced");
+        assert_eq!(mended, previous);
+        assert!(mended.unread.is_empty());
+
+        // Inside a block: the rest of the block is skipped, the next block is read.
+        let inner = base.replace("  default = 2\n", "  \"q\" = 1\n  default = 2\n");
+        let incremental = reparse(&inner, base, &previous, Some(&previous)).expect("balanced");
+        let full = parse(&inner, Syntax::Native, Some(&previous));
+        assert_eq!(incremental, full);
+        let from = stray_at(&inner, "\"q\"");
+        let to = inner.find("}\n\nvariable \"c\"").unwrap() + 1;
+        assert_eq!(full.unread, vec![Span::new(from, to)]);
+        let headers = ["a", "b", "c"].map(|n| format!("variable \"{n}\""));
+        assert_eq!(read(&full), (headers.to_vec(), vec![1, 0, 0]));
+        let mended = reparse(base, &inner, &incremental, Some(&previous)).expect("balanced");
+        assert_eq!(mended, previous);
+
+        // A stray brace unbalances the file: the full parse, which says the same.
+        let brace = base.replace("\nvariable \"b\"", "}\nvariable \"b\"");
+        same_as_fuzzed((base, &brace));
+        same_as_fuzzed((&brace, base));
+        let full = parse(&brace, Syntax::Native, None);
+        assert_eq!(
+            full.unread,
+            vec![Span::new(
+                stray_at(&brace, "}\nvariable \"b\""),
+                brace.len()
+            )]
+        );
+        // Edits after the stray token, and of it, keep what is skipped.
+        same_as_fuzzed((&top, &top.replace("default = 2", "default = 3")));
+        same_as_fuzzed((&top, &top.replace("\"x\"", "\"y\"")));
+        same_as_fuzzed((&inner, &inner.replace("default = 1", "default = [")));
     }
 
     #[test]
