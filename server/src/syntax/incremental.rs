@@ -8,9 +8,12 @@
 //! (nothing in it still open at its end, so nothing reaches past it). The whole file is
 //! parsed instead when the slice is unbalanced. The slice always covers every problem the
 //! previous text had, so the result is always what a full parse would give. After a
-//! problem, in the previous text or in the new slice, the slice runs to the end of the
-//! file: HCL's parser stays in recovery mode from its first error on, so what follows a
-//! problem reads differently once the problem changes.
+//! problem in the previous text the slice runs to the end of the file: HCL's parser stays
+//! in recovery mode from its first error on, silent about most later errors, so what
+//! follows a problem reads differently once the problem changes. A problem in the new
+//! slice only silences what follows it, and the items after the slice of a text without
+//! problems have nothing to silence: they are kept, and what a stray token in the slice
+//! skips past it is found by reading on (`diagnose::skipped`), as the full parse does.
 
 use std::sync::Arc;
 
@@ -122,7 +125,6 @@ pub fn reparse(
     }
     let edit = Edit {
         text,
-        previous_text,
         previous,
         last_good,
         items: &items,
@@ -131,11 +133,10 @@ pub fn reparse(
     edit.splice(slice_start, old_slice_end)
 }
 
-/// One edit of a file: both texts, the previous tree's top-level items in source order,
-/// and the edit's length change.
+/// One edit of a file: the new text, the previous tree and its top-level items in source
+/// order, and the edit's length change.
 struct Edit<'a> {
     text: &'a str,
-    previous_text: &'a str,
     previous: &'a File,
     last_good: Option<&'a File>,
     items: &'a [(Span, Item)],
@@ -176,12 +177,6 @@ impl Edit<'_> {
             self.last_good,
             &kept,
         )?;
-        // A problem in the slice puts HCL's parser in recovery mode for the rest of the
-        // file (see `reparse`): the slice then runs to the end of the file.
-        let problem = !diagnostics.is_empty() || !unread.is_empty();
-        if problem && old_slice_end < self.previous_text.len() {
-            return self.splice(slice_start, self.previous_text.len());
-        }
 
         // hcl-edit checks top-level attribute names across the whole body: a name the
         // slice repeats needs the whole file.
@@ -716,6 +711,39 @@ mod tests {
         same_as_fuzzed((&top, &top.replace("default = 2", "default = 3")));
         same_as_fuzzed((&top, &top.replace("\"x\"", "\"y\"")));
         same_as_fuzzed((&inner, &inner.replace("default = 1", "default = [")));
+    }
+
+    /// A problem typed into a text without any keeps the items after its slice (HCL's
+    /// recovery mode only silences errors, which they have none of), unless a stray token
+    /// makes HCL skip them: then they are unread, as in the full parse.
+    #[test]
+    fn a_breaking_edit_of_a_clean_text_keeps_the_items_after_its_slice() {
+        let base = "variable \"a\" {\n  default = 1\n}\n\nvariable \"b\" {\n  default = 2\n}\n\nvariable \"c\" {}\n";
+        let previous = parse(base, Syntax::Native, None);
+        // (Of the same length, so that the items after it are not moved, hence shared.)
+        let broken = base.replace("default = 1", "default = =");
+        let incremental = reparse(&broken, base, &previous, Some(&previous)).expect("balanced");
+        assert_eq!(incremental, parse(&broken, Syntax::Native, Some(&previous)));
+        assert!(incremental.has_errors());
+        for (kept, before) in incremental.body.blocks[1..]
+            .iter()
+            .zip(&previous.body.blocks[1..])
+        {
+            assert!(Arc::ptr_eq(kept, before), "{}", kept.header());
+        }
+        // A stray token in the slice: the kept items are unread to the end of the file.
+        let stray = base.replace("  default = 1\n}\n", "  default = 1\n}\n\"q\" = 1\n");
+        let incremental = reparse(&stray, base, &previous, Some(&previous)).expect("balanced");
+        assert_eq!(incremental, parse(&stray, Syntax::Native, Some(&previous)));
+        assert_eq!(
+            incremental.unread.last().map(|r| r.end as usize),
+            Some(stray.len())
+        );
+        // An item broken on the slice's last line: HCL's recovery ends at its newline.
+        let last = base.replace("variable \"c\" {}", "variable \"c\" {}\nx");
+        same_as_fuzzed((base, &last));
+        let middle = base.replace("variable \"b\" {", "variable \"b\" x {");
+        same_as_fuzzed((base, &middle));
     }
 
     #[test]
