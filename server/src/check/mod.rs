@@ -224,6 +224,51 @@ fn check(
     role: Role<'_>,
     phased: bool,
 ) -> Vec<Diagnostic> {
+    // Terraform's loader reads no item that HCL's parser skipped after an error (the
+    // module's tree keeps them for the editor), so it is given the module as Terraform
+    // reads it. The walk keeps the whole model, so that the declarations written after a
+    // stray brace still count while the user types; what it reports there is dropped.
+    let read = module.read_by_terraform().map(|read| {
+        let merged = crate::merge::merge_with(&read, schemas);
+        (read, merged)
+    });
+    let (loaded, loaded_merged) = read.as_ref().map_or((module, merged), |(m, mm)| (m, mm));
+    match load(loaded, loaded_merged, children, role, phased) {
+        Loaded::Stopped(out) => out,
+        Loaded::Walk { mut out, calls } => {
+            let mut walked = walk(merged, children, schemas, role);
+            if read.is_some() {
+                walked.retain(|d| is_read(module, d));
+            }
+            out.extend(walked);
+            out.extend(calls);
+            out
+        }
+    }
+}
+
+/// What Terraform's configuration loader and its building of the module tree and of the
+/// walk's graph report.
+enum Loaded {
+    /// Terraform stops there, with these diagnostics.
+    Stopped(Vec<Diagnostic>),
+    /// Terraform goes on to the validate walk: the loader's diagnostics, and the module
+    /// calls' (reported after the walk's).
+    Walk {
+        out: Vec<Diagnostic>,
+        calls: Vec<Diagnostic>,
+    },
+}
+
+/// Terraform's configuration loader, then its building of the module tree and of the
+/// walk's graph (see [`Loaded`]).
+fn load(
+    module: &Module,
+    merged: &MergedModule,
+    children: ChildModules<'_>,
+    role: Role<'_>,
+    phased: bool,
+) -> Loaded {
     let mut out = Vec::new();
     // Terraform's configuration loader (and HCL's parser and decoder).
     syntax::check(module, &mut out);
@@ -249,18 +294,18 @@ fn check(
     provisioners::check(merged, &mut out);
     required_providers::check(merged, &mut out);
     if crate::cancel::requested() {
-        return out; // A partial result, which the caller discards (`crate::cancel`).
+        return Loaded::Stopped(out); // A partial result, which the caller discards (`crate::cancel`).
     }
     let failed = |out: &[Diagnostic]| phased && out.iter().any(|d| d.severity == Severity::Error);
     if failed(&out) {
-        return out; // Terraform builds the module tree only from a root that loaded.
+        return Loaded::Stopped(out); // Terraform builds the module tree only from a root that loaded.
     }
     // Building the module tree: the children, and the providers passed to them.
     required_providers::duplicate_types(merged, &mut out);
     module_providers::check(merged, children, &mut out);
     child_modules::check(module, merged, children, &mut out);
     if failed(&out) {
-        return out;
+        return Loaded::Stopped(out);
     }
     // Building the walk's graph decodes each module call's arguments against the child's
     // variables: an error there is all the walk reports (recorded in
@@ -269,12 +314,20 @@ fn check(
     modules::check(merged, children, &mut calls);
     if phased && calls.iter().any(|d| d.severity == Severity::Error) {
         out.extend(calls);
-        return out;
+        return Loaded::Stopped(out);
     }
-    // The validate walk: references and values, kept as far as each evaluation gets.
-    out.extend(walk(merged, children, schemas, role));
-    out.extend(calls);
-    out
+    // The validate walk follows, with references and values kept as far as each
+    // evaluation gets.
+    Loaded::Walk { out, calls }
+}
+
+/// Whether Terraform reads the place `d` is reported at (HCL's parser did not skip it).
+fn is_read(module: &Module, d: &Diagnostic) -> bool {
+    module
+        .sources
+        .iter()
+        .find(|s| s.path == d.path)
+        .is_none_or(|s| s.syntax.is_read(d.span.start))
 }
 
 /// The validate walk of a module whose configuration loaded: references and values, kept

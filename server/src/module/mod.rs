@@ -173,6 +173,30 @@ impl Module {
         self.sources.iter().find(|s| s.name() == name)
     }
 
+    /// The module as Terraform reads it, when a file's parse skipped items (see
+    /// `SourceFile::read_by_terraform`); `None` when Terraform reads every item.
+    pub fn read_by_terraform(&self) -> Option<Module> {
+        let read: Vec<Option<SourceFile>> =
+            self.sources.iter().map(|s| s.read_by_terraform()).collect();
+        if read.iter().all(Option::is_none) {
+            return None;
+        }
+        let sources = self
+            .sources
+            .iter()
+            .zip(read)
+            .map(|(source, read)| read.map_or_else(|| source.clone(), Arc::new))
+            .collect();
+        Some(Module {
+            dir: self.dir.clone(),
+            dialect: self.dialect,
+            files: self.files.clone(),
+            sources,
+            core_version: self.core_version.clone(),
+            revision: self.revision,
+        })
+    }
+
     /// Total bytes of source text.
     pub fn source_bytes(&self) -> usize {
         self.sources.iter().map(|s| s.text.len()).sum()

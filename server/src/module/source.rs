@@ -87,6 +87,7 @@ impl SourceFile {
                 span: Span::default(),
                 cited: None,
             }],
+            unread: Vec::new(),
         };
         Self {
             path: path.to_path_buf(),
@@ -95,6 +96,18 @@ impl SourceFile {
             syntax: Arc::new(tree),
             last_good: None,
         }
+    }
+
+    /// The file as Terraform reads it, when its parse skipped items (see
+    /// `syntax::File::read_by_terraform`); `None` when Terraform reads every item.
+    pub fn read_by_terraform(&self) -> Option<SourceFile> {
+        Some(Self {
+            path: self.path.clone(),
+            text: self.text.clone(),
+            version: self.version,
+            syntax: Arc::new(self.syntax.read_by_terraform()?),
+            last_good: self.last_good.clone(),
+        })
     }
 
     /// The file name without its directory.

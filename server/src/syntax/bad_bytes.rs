@@ -14,14 +14,13 @@ pub(super) fn parse_native_invalid(text: &str, invalid: &[usize], previous: Opti
     if invalid.is_empty() {
         return super::recover::parse_native(text, previous);
     }
-    let (body, diagnostics) = recover_range(text, 0..text.len(), previous, &invalid);
+    let mut recovered = recover_range(text, 0..text.len(), previous, &invalid);
     let mut told = false;
-    let mut diagnostics: Vec<_> = diagnostics
-        .into_iter()
-        .filter(|d| d.summary != INVALID_ENCODING || !std::mem::replace(&mut told, true))
-        .collect();
-    unterminated_comment(text, &mut diagnostics);
-    file(body, diagnostics)
+    recovered
+        .diagnostics
+        .retain(|d| d.summary != INVALID_ENCODING || !std::mem::replace(&mut told, true));
+    unterminated_comment(text, &mut recovered.diagnostics);
+    file(recovered)
 }
 
 /// The offsets among `invalid` that HCL's scanner meets as tokens: those outside

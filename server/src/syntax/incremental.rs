@@ -8,9 +8,12 @@
 //! (nothing in it still open at its end, so nothing reaches past it). The whole file is
 //! parsed instead when the slice is unbalanced. The slice always covers every problem the
 //! previous text had, so the result is always what a full parse would give. After a
-//! problem, in the previous text or in the new slice, the slice runs to the end of the
-//! file: HCL's parser stays in recovery mode from its first error on, so what follows a
-//! problem reads differently once the problem changes.
+//! problem in the previous text the slice runs to the end of the file: HCL's parser stays
+//! in recovery mode from its first error on, silent about most later errors, so what
+//! follows a problem reads differently once the problem changes. A problem in the new
+//! slice only silences what follows it, and the items after the slice of a text without
+//! problems have nothing to silence: they are kept, and what a stray token in the slice
+//! skips past it is found by reading on (`diagnose::skipped`), as the full parse does.
 
 use std::sync::Arc;
 
@@ -37,6 +40,11 @@ pub fn reparse(
     // an unclosed construct swallows the rest of the file without diagnostics there.
     if !previous.diagnostics.is_empty() && !scan::is_balanced(previous_text, 0..previous_text.len())
     {
+        return None;
+    }
+    // What HCL skipped follows an error it reported, which the slice covers below; a
+    // skipped part without one is a case the slice rules do not cover.
+    if previous.diagnostics.is_empty() && !previous.unread.is_empty() {
         return None;
     }
     let prefix = common_prefix(previous_text, text);
@@ -117,7 +125,6 @@ pub fn reparse(
     }
     let edit = Edit {
         text,
-        previous_text,
         previous,
         last_good,
         items: &items,
@@ -126,11 +133,10 @@ pub fn reparse(
     edit.splice(slice_start, old_slice_end)
 }
 
-/// One edit of a file: both texts, the previous tree's top-level items in source order,
-/// and the edit's length change.
+/// One edit of a file: the new text, the previous tree and its top-level items in source
+/// order, and the edit's length change.
 struct Edit<'a> {
     text: &'a str,
-    previous_text: &'a str,
     previous: &'a File,
     last_good: Option<&'a File>,
     items: &'a [(Span, Item)],
@@ -164,18 +170,13 @@ impl Edit<'_> {
                 }
             })
             .collect();
-        let (reparsed, diagnostics) = parse_slice(
+        let (reparsed, diagnostics, unread) = parse_slice(
             text,
             slice_start..new_slice_end,
             slice,
             self.last_good,
             &kept,
         )?;
-        // A problem in the slice puts HCL's parser in recovery mode for the rest of the
-        // file (see `reparse`): the slice then runs to the end of the file.
-        if !diagnostics.is_empty() && old_slice_end < self.previous_text.len() {
-            return self.splice(slice_start, self.previous_text.len());
-        }
 
         // hcl-edit checks top-level attribute names across the whole body: a name the
         // slice repeats needs the whole file.
@@ -212,6 +213,7 @@ impl Edit<'_> {
             syntax: Syntax::Native,
             body,
             diagnostics,
+            unread,
         })
     }
 }
@@ -225,7 +227,7 @@ fn parse_slice(
     slice: &str,
     last_good: Option<&File>,
     kept: &[Span],
-) -> Option<(Body, Vec<super::SyntaxDiagnostic>)> {
+) -> Option<(Body, Vec<super::SyntaxDiagnostic>, Vec<Span>)> {
     let converter = Converter::new(range.start);
     let parsed = hcl_edit::parser::parse_body(slice).ok().or_else(|| {
         let blanked = scan::blank_ignored_newlines(slice)?;
@@ -234,7 +236,7 @@ fn parse_slice(
     if let Some(body) = parsed {
         let body = converter.body(body);
         let diagnostics = traversals::diagnose(text, &body);
-        return Some((body, diagnostics));
+        return Some((body, diagnostics, Vec::new()));
     }
     // Recovering only the slice gives what recovering the whole file gives when the whole
     // text is balanced (the full parse then splits items the plain way) and the slice
@@ -255,7 +257,8 @@ fn parse_slice(
     if !kept.iter().all(|s| split.contains(&(s.start, s.end))) {
         return None;
     }
-    Some(recover::recover_range(text, range, last_good, &[]))
+    let recovered = recover::recover_range(text, range, last_good, &[]);
+    Some((recovered.body, recovered.diagnostics, recovered.unread))
 }
 
 enum Item {
@@ -631,9 +634,11 @@ mod tests {
         // syntax-native-stray-token, syntax-native-recovery-mode).
         let full = parse("a\n{\n}\n{\n}\n", Syntax::Native, None);
         assert_eq!(full.diagnostics.len(), 1);
-        // (Strata reads on after a stray top-level token: see `recover_range`.)
+        // (Strata reads on after a stray top-level token, and marks it unread: see
+        // `recover_range`.)
         let full = parse("}\na = 1\nb = 2\n", Syntax::Native, None);
         assert_eq!(full.body.attributes.len(), 2);
+        assert_eq!(full.unread, vec![Span::new(1, 14)]);
         let full = parse("a\nb = 1\nc = \n", Syntax::Native, None);
         assert_eq!(full.diagnostics.len(), 1);
         assert_eq!(full.body.attributes.len(), 2);
@@ -651,6 +656,108 @@ mod tests {
             ("d {\n  x = a<<y\n}\n", "d {\n  x = a<<<y\n}\n"),
         ];
         cases.into_iter().for_each(same_as_fuzzed);
+    }
+
+    /// A stray token typed and deleted again: Terraform reads nothing HCL's parser skips
+    /// after it (`File::unread`: to the end of the file at the top level, to the end of
+    /// the block inside one), and the incremental parse carries that as the full parse does.
+    #[test]
+    fn adding_and_removing_a_stray_token_gives_what_the_full_parse_skips() {
+        let base = "variable \"a\" {\n  default = 1\n}\n\nvariable \"b\" {\n  default = 2\n}\n\nvariable \"c\" {}\n";
+        let previous = parse(base, Syntax::Native, None);
+        let stray_at = |text: &str, token: &str| text.find(token).unwrap() + 1;
+        let read = |file: &File| {
+            let read = file.read_by_terraform().unwrap_or_else(|| file.clone());
+            let names = read
+                .body
+                .blocks
+                .iter()
+                .map(|b| b.header())
+                .collect::<Vec<_>>();
+            let defaults = read
+                .body
+                .blocks
+                .iter()
+                .map(|b| b.body.attributes.len())
+                .collect();
+            (names, defaults)
+        };
+
+        // At the top level: a quoted name, then everything after it is skipped.
+        let top = base.replace("\nvariable \"b\"", "\"x\" = 1\nvariable \"b\"");
+        let incremental = reparse(&top, base, &previous, Some(&previous)).expect("balanced");
+        let full = parse(&top, Syntax::Native, Some(&previous));
+        assert_eq!(incremental, full);
+        assert_eq!(full.body.blocks.len(), 3, "the editor keeps every block");
+        let from = stray_at(&top, "\"x\"");
+        assert_eq!(full.unread, vec![Span::new(from, top.len())]);
+        assert_eq!(read(&full), (vec!["variable \"a\"".to_string()], vec![1]));
+        let mended = reparse(base, &top, &incremental, Some(&previous)).expect("balanced");
+        assert_eq!(mended, previous);
+        assert!(mended.unread.is_empty());
+
+        // Inside a block: the rest of the block is skipped, the next block is read.
+        let inner = base.replace("  default = 2\n", "  \"q\" = 1\n  default = 2\n");
+        let incremental = reparse(&inner, base, &previous, Some(&previous)).expect("balanced");
+        let full = parse(&inner, Syntax::Native, Some(&previous));
+        assert_eq!(incremental, full);
+        let from = stray_at(&inner, "\"q\"");
+        let to = inner.find("}\n\nvariable \"c\"").unwrap() + 1;
+        assert_eq!(full.unread, vec![Span::new(from, to)]);
+        let headers = ["a", "b", "c"].map(|n| format!("variable \"{n}\""));
+        assert_eq!(read(&full), (headers.to_vec(), vec![1, 0, 0]));
+        let mended = reparse(base, &inner, &incremental, Some(&previous)).expect("balanced");
+        assert_eq!(mended, previous);
+
+        // A stray brace unbalances the file: the full parse, which says the same.
+        let brace = base.replace("\nvariable \"b\"", "}\nvariable \"b\"");
+        same_as_fuzzed((base, &brace));
+        same_as_fuzzed((&brace, base));
+        let full = parse(&brace, Syntax::Native, None);
+        assert_eq!(
+            full.unread,
+            vec![Span::new(
+                stray_at(&brace, "}\nvariable \"b\""),
+                brace.len()
+            )]
+        );
+        // Edits after the stray token, and of it, keep what is skipped.
+        same_as_fuzzed((&top, &top.replace("default = 2", "default = 3")));
+        same_as_fuzzed((&top, &top.replace("\"x\"", "\"y\"")));
+        same_as_fuzzed((&inner, &inner.replace("default = 1", "default = [")));
+    }
+
+    /// A problem typed into a text without any keeps the items after its slice (HCL's
+    /// recovery mode only silences errors, which they have none of), unless a stray token
+    /// makes HCL skip them: then they are unread, as in the full parse.
+    #[test]
+    fn a_breaking_edit_of_a_clean_text_keeps_the_items_after_its_slice() {
+        let base = "variable \"a\" {\n  default = 1\n}\n\nvariable \"b\" {\n  default = 2\n}\n\nvariable \"c\" {}\n";
+        let previous = parse(base, Syntax::Native, None);
+        // (Of the same length, so that the items after it are not moved, hence shared.)
+        let broken = base.replace("default = 1", "default = =");
+        let incremental = reparse(&broken, base, &previous, Some(&previous)).expect("balanced");
+        assert_eq!(incremental, parse(&broken, Syntax::Native, Some(&previous)));
+        assert!(incremental.has_errors());
+        for (kept, before) in incremental.body.blocks[1..]
+            .iter()
+            .zip(&previous.body.blocks[1..])
+        {
+            assert!(Arc::ptr_eq(kept, before), "{}", kept.header());
+        }
+        // A stray token in the slice: the kept items are unread to the end of the file.
+        let stray = base.replace("  default = 1\n}\n", "  default = 1\n}\n\"q\" = 1\n");
+        let incremental = reparse(&stray, base, &previous, Some(&previous)).expect("balanced");
+        assert_eq!(incremental, parse(&stray, Syntax::Native, Some(&previous)));
+        assert_eq!(
+            incremental.unread.last().map(|r| r.end as usize),
+            Some(stray.len())
+        );
+        // An item broken on the slice's last line: HCL's recovery ends at its newline.
+        let last = base.replace("variable \"c\" {}", "variable \"c\" {}\nx");
+        same_as_fuzzed((base, &last));
+        let middle = base.replace("variable \"b\" {", "variable \"b\" x {");
+        same_as_fuzzed((base, &middle));
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub(super) fn parse_json(text: &str) -> File {
         syntax: Syntax::Json,
         body,
         diagnostics,
+        unread: Vec::new(),
     }
 }
 

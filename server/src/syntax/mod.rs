@@ -21,6 +21,7 @@ mod scan;
 mod start_range;
 mod static_exprs;
 mod traversals;
+mod unread;
 
 use std::fmt;
 use std::sync::Arc;
@@ -97,6 +98,10 @@ pub struct File {
     pub body: Body,
     /// Syntax errors and notes, in file order.
     pub diagnostics: Vec<SyntaxDiagnostic>,
+    /// The parts of the text HCL's parser skips after an error (see `unread.rs`), in file
+    /// order: Terraform reads no item written there, while the body holds them for the
+    /// editor. Empty for a file without syntax errors and for the JSON syntax.
+    pub unread: Vec<Span>,
 }
 
 impl File {

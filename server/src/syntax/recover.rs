@@ -6,7 +6,9 @@
 //! 2. top-level item by item, so one broken block hides nothing else; an unclosed block is
 //!    reported at its opening brace and parsed as if closed; after a token that cannot
 //!    start an item (a stray `{`) HCL skips to the end of the file, Strata reads on (so
-//!    one stray brace does not take every later declaration out of the model);
+//!    one stray brace does not take every later declaration out of the model) and marks
+//!    what HCL skips as unread (`File::unread`), reporting nothing there but the
+//!    scanner's errors;
 //! 3. inside a broken block, item by item again, recursively, so the block keeps every
 //!    attribute and nested block that is well-formed.
 //!
@@ -36,11 +38,15 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
     if let Some(body) = whole {
         let body = Converter::new(0).body(body);
         let diagnostics = traversals::diagnose(text, &body);
-        return file(body, diagnostics);
+        return file(Recovered {
+            body,
+            diagnostics,
+            unread: Vec::new(),
+        });
     }
-    let (body, mut diagnostics) = recover_range(text, 0..text.len(), previous, &[]);
-    unterminated_comment(text, &mut diagnostics);
-    file(body, diagnostics)
+    let mut recovered = recover_range(text, 0..text.len(), previous, &[]);
+    unterminated_comment(text, &mut recovered.diagnostics);
+    file(recovered)
 }
 
 /// HCL's error for a `/*` comment that never ends, among the file's others.
@@ -57,15 +63,26 @@ pub(super) fn unterminated_comment(text: &str, diagnostics: &mut Vec<SyntaxDiagn
     }
 }
 
+/// A body parsed item by item.
+pub(super) struct Recovered {
+    /// Every item that could be understood.
+    pub body: Body,
+    /// What HCL reports of them.
+    pub diagnostics: Vec<SyntaxDiagnostic>,
+    /// What HCL's parser skips (`File::unread`).
+    pub unread: Vec<Span>,
+}
+
 /// Parses the top-level items in `range` of `text` one by one, reporting each problem
 /// where it is and taking blocks that cannot be understood at all from `previous`. The
-/// bytes at `invalid` were not UTF-8 (`bad_bytes.rs`).
+/// bytes at `invalid` were not UTF-8 (`bad_bytes.rs`). HCL's parser reads `range` from
+/// its start outside recovery mode.
 pub(super) fn recover_range(
     text: &str,
     range: Range<usize>,
     previous: Option<&File>,
     invalid: &[usize],
-) -> (Body, Vec<SyntaxDiagnostic>) {
+) -> Recovered {
     let mut recovery = Recovery {
         text,
         diagnostics: Vec::new(),
@@ -86,15 +103,37 @@ pub(super) fn recover_range(
     }
     let mut diagnostics = recovery.diagnostics;
     diagnostics.extend(traversals::diagnose(text, &body));
+    // The items are read on after a token HCL's parser skips from (one stray brace must
+    // not take every later declaration out of the editor's model), but of what it skips
+    // HCL reports only its scanner's errors.
+    let skipped = diagnose::skipped(text, range, invalid);
+    diagnostics.retain(|d| !skipped.contains(d.span.start) || skipped.scanner_errors.contains(d));
     diagnostics.sort_by_key(|d| d.span.start);
-    (body, diagnostics)
+    // An item's errors are looked for past its end where HCL reads on (an unclosed
+    // string, a stray token's recovery), so two items can find one scanner error.
+    let mut unique: Vec<SyntaxDiagnostic> = Vec::with_capacity(diagnostics.len());
+    for d in diagnostics {
+        let mut same_start = unique
+            .iter()
+            .rev()
+            .take_while(|u| u.span.start == d.span.start);
+        if !same_start.any(|u| *u == d) {
+            unique.push(d);
+        }
+    }
+    Recovered {
+        body,
+        diagnostics: unique,
+        unread: skipped.regions,
+    }
 }
 
-pub(super) fn file(body: Body, diagnostics: Vec<SyntaxDiagnostic>) -> File {
+pub(super) fn file(recovered: Recovered) -> File {
     File {
         syntax: Syntax::Native,
-        body,
-        diagnostics,
+        body: recovered.body,
+        diagnostics: recovered.diagnostics,
+        unread: recovered.unread,
     }
 }
 
@@ -183,19 +222,20 @@ impl Recovery<'_> {
             Parsed::Block(b) => body.blocks.push(Arc::new(b)),
             Parsed::Attribute(a) => {
                 if let Some(first) = body.attribute(&a.name.name) {
-                    let line = self.text[..first.name.span.start as usize]
-                        .matches('\n')
-                        .count()
-                        + 1;
+                    // HCL names the first definition's range (`{range}`).
+                    let cited = first.name.span;
                     self.error(
                         "Attribute redefined",
                         &format!(
-                            "The argument \"{}\" was already set at line {line}. Each argument \
+                            "The argument \"{}\" was already set at {{range}}. Each argument \
                              may be set only once.",
                             a.name.name
                         ),
                         a.name.span,
                     );
+                    if let Some(d) = self.diagnostics.last_mut() {
+                        d.cited = Some(cited);
+                    }
                 } else {
                     body.attributes.push(Arc::new(a));
                 }

@@ -240,6 +240,12 @@ impl Parser<'_> {
 
     /// Skips the rest of a broken item: to the next newline outside every bracket.
     pub(super) fn recover_after_item(&mut self) {
+        let from = self.skip_from();
+        self.recover_after_item_unnoted();
+        self.note_skipped(from);
+    }
+
+    fn recover_after_item_unnoted(&mut self) {
         self.recovery = true;
         let mut open: Vec<Tok> = Vec::new();
         loop {

@@ -37,18 +37,7 @@ pub(in crate::syntax) fn body_item(
     limit: usize,
     scope: Scope<'_>,
 ) -> Vec<SyntaxDiagnostic> {
-    let mut parser = Parser {
-        text,
-        lexer: Lexer::new(text, item.start..limit).with_invalid(scope.invalid),
-        tokens: Vec::new(),
-        next: 0,
-        newlines: vec![true],
-        recovery: scope.after_error,
-        whole_blocks: scope.whole_blocks,
-        diagnostics: Vec::new(),
-        depth: 0,
-        too_deep: false,
-    };
+    let mut parser = Parser::new(text, item.start..limit, scope);
     parser.body_item();
     // What the parser read belongs to this item, even past its end: an unclosed string
     // runs on, and HCL's scanner complains about every line of it.
@@ -78,18 +67,8 @@ pub(in crate::syntax) fn body_item(
 /// parser's first error, and anything after a whole expression. Newlines do not count, as
 /// inside parentheses. Spans are offsets into `text`.
 pub(in crate::syntax) fn expression(text: &str) -> Vec<SyntaxDiagnostic> {
-    let mut parser = Parser {
-        text,
-        lexer: Lexer::new(text, 0..text.len()),
-        tokens: Vec::new(),
-        next: 0,
-        newlines: vec![false],
-        recovery: false,
-        whole_blocks: false,
-        diagnostics: Vec::new(),
-        depth: 0,
-        too_deep: false,
-    };
+    let mut parser = Parser::new(text, 0..text.len(), Scope::default());
+    parser.newlines = vec![false];
     parser.expression();
     let next = parser.peek();
     if next.kind != Tok::Eof && !parser.recovery {
@@ -124,6 +103,28 @@ struct Parser<'a> {
     depth: usize,
     /// The nesting limit was reached: the item is abandoned, nothing more is read or said.
     too_deep: bool,
+    /// What the recoveries skipped, when asked for (see [`skipped`]).
+    skipped: Option<Vec<Range<usize>>>,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser of `range` of `text` at the start of a body item, in the state `scope`
+    /// gives; newlines count.
+    fn new(text: &'a str, range: Range<usize>, scope: Scope<'a>) -> Self {
+        Parser {
+            text,
+            lexer: Lexer::new(text, range).with_invalid(scope.invalid),
+            tokens: Vec::new(),
+            next: 0,
+            newlines: vec![true],
+            recovery: scope.after_error,
+            whole_blocks: scope.whole_blocks,
+            diagnostics: Vec::new(),
+            depth: 0,
+            too_deep: false,
+            skipped: None,
+        }
+    }
 }
 
 impl Parser<'_> {
@@ -249,6 +250,13 @@ impl Parser<'_> {
     /// Skips to the token closing the bracket `end` (or the end of input) and enters
     /// recovery, as HCL does after an error inside brackets.
     fn recover(&mut self, end: Tok) -> Token {
+        let from = self.skip_from();
+        let token = self.recover_unnoted(end);
+        self.note_skipped(from);
+        token
+    }
+
+    fn recover_unnoted(&mut self, end: Tok) -> Token {
         self.recovery = true;
         let start = opening(end);
         let mut nest = 0;
@@ -363,5 +371,8 @@ fn opening(end: Tok) -> Option<Tok> {
 }
 
 mod items;
+mod skipped;
 mod templates;
 mod terms;
+
+pub(in crate::syntax) use skipped::skipped;

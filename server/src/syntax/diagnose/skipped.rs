@@ -1,0 +1,106 @@
+//! What HCL's parser skips of a body: the tokens its recoveries read past after an error,
+//! of which it builds no item and says nothing (its scanner still refuses their bad
+//! characters). After a token that cannot start an item the recovery runs to the end of
+//! the body: to the end of the file at the top level, to the next unmatched `}` in a
+//! block. Strata keeps the items written there for the editor; what Terraform reports
+//! ignores them (`File::unread`).
+
+use std::ops::Range;
+
+use super::super::lexer::{self, Tok, Token};
+use super::super::{Span, SyntaxDiagnostic};
+use super::{Parser, Scope};
+
+/// The parts of a body HCL's parser skips.
+#[derive(Debug, Default)]
+pub(in crate::syntax) struct Skipped {
+    /// The skipped parts of the text, in file order, none overlapping.
+    pub regions: Vec<Span>,
+    /// What HCL's scanner refuses inside them, which Terraform reports all the same.
+    pub scanner_errors: Vec<SyntaxDiagnostic>,
+}
+
+impl Skipped {
+    /// Whether `offset` lies in a skipped part.
+    pub fn contains(&self, offset: u32) -> bool {
+        super::super::unread::within(&self.regions, offset)
+    }
+}
+
+/// What HCL's parser skips of the top-level items written in `range` of `text`, which it
+/// starts reading outside recovery mode. A recovery reads on past the end of `range` as
+/// it does in the whole text: to the newline that ends its line, or, after a stray token,
+/// to the end of the file (the items after `range`, which a re-parse keeps, are then
+/// skipped too). The bytes at `invalid` were not UTF-8.
+pub(in crate::syntax) fn skipped(text: &str, range: Range<usize>, invalid: &[usize]) -> Skipped {
+    let scope = Scope {
+        whole_blocks: true,
+        after_error: false,
+        invalid,
+    };
+    let mut parser = Parser::new(text, range.start..text.len(), scope);
+    parser.skipped = Some(Vec::new());
+    // HCL's top-level body loop (`ParseBody(TokenEOF)`), over the items in `range`.
+    loop {
+        let next = parser.peek();
+        if next.kind == Tok::Eof || next.span.start >= range.end {
+            break;
+        }
+        match next.kind {
+            Tok::Newline => {
+                parser.read();
+            }
+            _ => parser.body_item(),
+        }
+    }
+    let mut found = parser.skipped.take().unwrap_or_default();
+    found.sort_by_key(|r| r.start);
+    let mut regions: Vec<Span> = Vec::new();
+    for r in found {
+        match regions.last_mut() {
+            Some(last) if r.start <= last.end as usize => {
+                last.end = last.end.max(r.end as u32);
+            }
+            _ => regions.push(Span::new(r.start, r.end)),
+        }
+    }
+    let scanner_errors = regions
+        .iter()
+        .flat_map(|r| lexer::token_errors(text, tokens_in(&parser.tokens, *r)))
+        .collect();
+    Skipped {
+        regions,
+        scanner_errors,
+    }
+}
+
+/// The tokens wholly inside `region` (the tokens are in file order).
+fn tokens_in(tokens: &[Token], region: Span) -> &[Token] {
+    let from = tokens.partition_point(|t| t.span.start < region.start as usize);
+    let to = tokens.partition_point(|t| t.span.end <= region.end as usize && t.kind != Tok::Eof);
+    tokens.get(from..to.max(from)).unwrap_or_default()
+}
+
+impl Parser<'_> {
+    /// Where what a recovery skips begins: at the next token, or after it when the parser
+    /// has looked at it already (it may have reported it).
+    pub(super) fn skip_from(&mut self) -> usize {
+        let looked = self.tokens.len() > self.next;
+        let token = self.peek();
+        if looked {
+            token.span.end
+        } else {
+            token.span.start
+        }
+    }
+
+    /// Notes that a recovery skipped from `from` to the last token read.
+    pub(super) fn note_skipped(&mut self, from: usize) {
+        let to = self.prev_end();
+        if let Some(skipped) = &mut self.skipped {
+            if to > from {
+                skipped.push(from..to);
+            }
+        }
+    }
+}
