@@ -73,6 +73,7 @@ pub(super) fn parse_json_attributes(text: &str) -> File {
             blocks: Vec::new(),
         },
         diagnostics: parsed.diagnostics,
+        unread: Vec::new(),
     }
 }
 
