@@ -25,27 +25,26 @@ try {
   // A pattern matching exactly `text` (around spaces).
   const exactly = (text) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`);
 
-  // Opens `file` (relative to the workspace) with Quick Open: among the rows named like it,
-  // the one whose folder (the row's description; none at the root) is the file's. The list
-  // fills in while it shows, so a click can land on a row that changed under it: the
-  // breadcrumbs' first item (the folder, or the file at the root) says which file opened.
+  // Opens `file` (relative to the workspace) with Quick Open, typing its absolute path so
+  // that only it matches. The list fills in while it shows, so a click can land on a row
+  // that changed under it: the breadcrumbs' first item (the folder, or the file at the
+  // root) says which file opened.
   const openFile = async (file) => {
     const name = path.basename(file);
     const folder = path.dirname(file) === "." ? "" : path.dirname(file);
     for (let tries = 0; tries < 3; tries++) {
       await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 200 } });
       await page.keyboard.press("Control+P");
-      await page.locator(".quick-input-widget input").fill(file);
-      let row = page.locator(".quick-input-list .monaco-list-row")
-        .filter({ has: page.locator(".label-name", { hasText: exactly(name) }) });
-      row = folder
-        ? row.filter({ has: page.locator(".label-description", { hasText: exactly(folder) }) })
-        : row.filter({ hasNot: page.locator(".label-description", { hasText: /\S/ }) });
-      await row.first().click();
+      await page.locator(".quick-input-widget input").fill(path.join(workspace, file));
+      await page.locator(".quick-input-list .monaco-list-row")
+        .filter({ has: page.locator(".label-name", { hasText: exactly(name) }) }).first().click();
       await page.locator(`.tab.active[aria-label^="${name}"]`).first().waitFor({ timeout: 30000 });
       const crumb = page.locator(".breadcrumbs-control .monaco-breadcrumb-item").first();
-      await crumb.waitFor({ timeout: 30000 });
-      if (exactly(folder === "" ? name : folder).test(await crumb.innerText())) return;
+      for (let polls = 0; polls < 50; polls++) {
+        const first = await crumb.innerText({ timeout: 30000 });
+        if (exactly(folder === "" ? name : folder).test(first)) return;
+        await page.waitForTimeout(100);
+      }
     }
     throw new Error(`Quick Open did not open ${file}`);
   };
