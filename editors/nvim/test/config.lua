@@ -2,20 +2,15 @@
 --   nvim --headless --clean -l editors/nvim/test/config.lua
 -- lsp/strata.lua for `vim.lsp.enable("strata")`, the settings `setup` sends, and the
 -- filetypes it detects.
-local plugin = vim.fs.dirname(vim.fs.dirname(debug.getinfo(1, "S").source:sub(2)))
-vim.opt.runtimepath:prepend(plugin)
-
-local function check(cond, msg)
-  if not cond then
-    io.stderr:write("FAIL: " .. msg .. "\n")
-    os.exit(1)
-  end
-end
+local t = dofile(vim.fs.dirname(debug.getinfo(1, "S").source:sub(2)) .. "/harness.lua")
+local check = t.check
 
 -- lsp/strata.lua is found on 'runtimepath' by name.
 local config = vim.lsp.config.strata
 check(config and config.cmd[1] == "strata" and config.cmd[2] == "serve", "lsp/strata.lua: " .. vim.inspect(config))
 check(vim.tbl_contains(config.filetypes, "opentofu"), "filetypes: " .. vim.inspect(config.filetypes))
+check(config.on_attach and config.handlers["workspace/codeLens/refresh"]
+  and config.capabilities.workspace.codeLens.refreshSupport, "code lenses wired: " .. vim.inspect(config))
 
 local strata = require("strata")
 check(vim.deep_equal(strata.settings({}), { strata = {} }), "no options, no settings")
@@ -29,5 +24,5 @@ check(vim.filetype.match({ filename = "main.tofu" }) == "opentofu", ".tofu is op
 check(vim.filetype.match({ filename = "main.tofu.json" }) == "json", ".tofu.json is json")
 check(vim.filetype.match({ filename = "prod.tfvars" }) == "terraform-vars", ".tfvars is terraform-vars")
 check(vim.fn.exists(":StrataPlan") == 2 and vim.fn.exists(":StrataEffective") == 2, "user commands")
-io.stdout:write("ok: configuration\n")
+t.ok("configuration")
 os.exit(0)

@@ -3,26 +3,8 @@
 -- Loads the plugin, opens the demo workspace and checks diagnostics, hover, :StrataPlan
 -- and that an edit updates diagnostics. Exits non-zero with a message on the first failure.
 local strata_bin, demo = arg[1], arg[2]
-local plugin = vim.fs.dirname(vim.fs.dirname(debug.getinfo(1, "S").source:sub(2)))
-vim.opt.runtimepath:prepend(plugin)
-
-local function fail(msg)
-  io.stderr:write("FAIL: " .. msg .. "\n")
-  os.exit(1)
-end
-
-local function check(cond, msg)
-  if not cond then
-    fail(msg)
-  end
-end
-
---- Waits up to 20 s for `pred` to hold.
-local function wait_for(what, pred)
-  if not vim.wait(20000, pred, 50) then
-    fail("timed out waiting for " .. what)
-  end
-end
+local t = dofile(vim.fs.dirname(debug.getinfo(1, "S").source:sub(2)) .. "/harness.lua")
+local check, wait_for, ok = t.check, t.wait_for, t.ok
 
 require("strata").setup({ cmd = { strata_bin, "serve" } })
 
@@ -37,24 +19,19 @@ local d = vim.diagnostic.get(override_buf)[1]
 check(d.message:find("depends_on argument may not be overridden", 1, true), "message: " .. d.message)
 local expected_line = vim.fn.search("depends_on =", "n") - 1
 check(d.lnum == expected_line, ("diagnostic on line %d, expected %d"):format(d.lnum, expected_line))
-io.stdout:write("ok: diagnostic at line " .. (d.lnum + 1) .. "\n")
+ok("diagnostic at line " .. (d.lnum + 1))
 
 -- 2. Hover on an overridden base resource shows the overriding value.
-vim.cmd.edit(demo .. "/main.tf")
-local main_buf = vim.api.nvim_get_current_buf()
-wait_for("the client to attach to main.tf", function()
-  return #vim.lsp.get_clients({ bufnr = main_buf, name = "strata" }) > 0
-end)
+local main_buf, client = t.open(demo .. "/main.tf")
 vim.fn.search('resource "null_resource" "web"')
 vim.cmd("normal! w")
-local client = vim.lsp.get_clients({ bufnr = main_buf, name = "strata" })[1]
 local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
 local hover = client:request_sync("textDocument/hover", params, 10000, main_buf)
 check(hover and hover.result, "hover answered: " .. vim.inspect(hover))
 local shown = hover.result.contents.value
 check(shown:find('version = "2"', 1, true), "hover shows the override's value: " .. shown)
 check(not shown:find('version = "1"', 1, true), "hover hides the replaced value: " .. shown)
-io.stdout:write("ok: hover shows the effective block\n")
+ok("hover shows the effective block")
 
 -- 3. :StrataPlan fills a scratch buffer with the plan.
 vim.cmd("StrataPlan")
@@ -70,7 +47,7 @@ local plan_buf = vim.fn.bufnr("strata://plan")
 local plan = table.concat(vim.api.nvim_buf_get_lines(plan_buf, 0, -1, false), "\n")
 check(plan:find("null_resource.web must be replaced", 1, true), "plan: " .. plan)
 check(vim.fn.bufwinid(plan_buf) ~= -1, "the plan is shown in a window")
-io.stdout:write("ok: " .. plan:match("Plan:[^\n]*") .. "\n")
+ok(plan:match("Plan:[^\n]*"))
 
 -- 4. An edit in the buffer updates diagnostics: removing the depends_on clears the error.
 vim.api.nvim_set_current_buf(override_buf)
@@ -84,7 +61,7 @@ vim.api.nvim_buf_set_lines(override_buf, line - 1, line, false, { "  depends_on 
 wait_for("the diagnostic to return after the edit", function()
   return #vim.diagnostic.get(override_buf) == 1
 end)
-io.stdout:write("ok: edits update diagnostics\n")
+ok("edits update diagnostics")
 
 -- 5. :checkhealth strata finds the binary and the running server.
 vim.cmd("checkhealth strata")
@@ -92,6 +69,6 @@ local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
 check(health:find("binary:", 1, true) and health:find("version: strata", 1, true), "health: " .. health)
 check(health:find("server started", 1, true), "health: " .. health)
 check(health:find("provider schemas", 1, true), "health: " .. health)
-io.stdout:write("ok: checkhealth\n")
+ok("checkhealth")
 
 os.exit(0)

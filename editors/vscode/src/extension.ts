@@ -192,8 +192,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (previewed.has(dir)) await refreshPlan(text, doc.uri);
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
-      if (!e.affectsConfiguration("strata") || !client) return;
-      if (e.affectsConfiguration("strata.server.path")) {
+      if (!e.affectsConfiguration("strata")) return;
+      // A new binary starts at once; so does any change while no server runs (the binary
+      // was not found), instead of waiting for Strata: Restart Server.
+      if (e.affectsConfiguration("strata.server.path") || !client) {
         await vscode.commands.executeCommand("strata.restartServer");
         return;
       }

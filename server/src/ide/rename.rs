@@ -119,20 +119,28 @@ fn moved_block(m: &MergedModule, from: &Target, to: &Target) -> Option<FileEdit>
         return None;
     }
     let text = &source.text;
-    let separator = if text.is_empty() || text.ends_with("\n\n") {
-        ""
-    } else if text.ends_with('\n') {
-        "\n"
+    let block = format!(
+        "moved {{\n  from = {}\n  to   = {}\n}}",
+        from.address()?,
+        to.address()?
+    );
+    // Inserted before the file's final line break, not after it: a position past the last
+    // line is valid LSP, but Neovim appends the text there as lines, leaving a blank line
+    // at the end of the file.
+    let (at, new_text) = if text.is_empty() {
+        (0, format!("{block}\n"))
+    } else if let Some(body) = text
+        .strip_suffix("\r\n")
+        .or_else(|| text.strip_suffix('\n'))
+    {
+        let separator = if body.ends_with('\n') { "\n" } else { "\n\n" };
+        (body.len(), format!("{separator}{block}"))
     } else {
-        "\n\n"
+        (text.len(), format!("\n\n{block}\n"))
     };
     Some(FileEdit {
         path: source.path.clone(),
-        span: Span::new(text.len(), text.len()),
-        new_text: format!(
-            "{separator}moved {{\n  from = {}\n  to   = {}\n}}\n",
-            from.address()?,
-            to.address()?
-        ),
+        span: Span::new(at, at),
+        new_text,
     })
 }

@@ -1,13 +1,17 @@
-// Drives code-server in chromium: the diagnostic in the Problems panel, hover with the
-// effective block, and "Strata: Plan Preview". A screenshot per step in OUT_DIR.
-//   node e2e.mjs URL OUT_DIR WORKSPACE_DIR
+// Drives code-server in chromium: correcting a wrong strata.server.path in the Settings
+// editor (to STRATA_BINARY) starts the server without a restart, the diagnostic in the Problems
+// panel, hover with the effective block highlighted, "Strata: Plan Preview", the Outline
+// view of an override file, Format Document (the saved file must be EXPECTED_FMT, what
+// `terraform fmt` made) and Rename Symbol adding a `moved` block. A screenshot per step in
+// OUT_DIR.
+//   node e2e.mjs URL OUT_DIR WORKSPACE_DIR EXPECTED_FMT STRATA_BINARY
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
-const [url, out, workspace] = process.argv.slice(2);
+const [url, out, workspace, expectedFmt, strata] = process.argv.slice(2);
 const shot = (page, name) => page.screenshot({ path: path.join(out, `${name}.png`) });
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
@@ -18,16 +22,85 @@ try {
   await page.locator(".monaco-workbench").waitFor({ timeout: 60000 });
   await page.locator(".explorer-folders-view").waitFor({ timeout: 60000 });
 
-  // Quick Open `name`, choosing the match whose folder is (or is not) `folder`.
-  const openFile = async (name, notIn) => {
-    await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 200 } });
-    await page.keyboard.press("Control+P");
-    await page.locator(".quick-input-widget input").fill(name);
-    const rows = page.locator(".quick-input-list .monaco-list-row", notIn ? { hasNotText: notIn } : {});
-    await rows.first().waitFor();
-    await rows.first().click();
-    await page.locator(`.tab.active[aria-label^="${path.basename(name)}"]`).waitFor({ timeout: 30000 });
+  // A pattern matching exactly `text` (around spaces).
+  const exactly = (text) => new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`);
+
+  // Opens `file` (relative to the workspace) with Quick Open, typing its absolute path so
+  // that only it matches. The list fills in while it shows, so a click can land on a row
+  // that changed under it: the breadcrumbs' first item (the folder, or the file at the
+  // root) says which file opened.
+  const openFile = async (file) => {
+    const name = path.basename(file);
+    const folder = path.dirname(file) === "." ? "" : path.dirname(file);
+    for (let tries = 0; tries < 3; tries++) {
+      await page.locator(".monaco-workbench .part.editor").click({ position: { x: 400, y: 200 } });
+      await page.keyboard.press("Control+P");
+      await page.locator(".quick-input-widget input").fill(path.join(workspace, file));
+      await page.locator(".quick-input-list .monaco-list-row")
+        .filter({ has: page.locator(".label-name", { hasText: exactly(name) }) }).first().click();
+      await page.locator(`.tab.active[aria-label^="${name}"]`).first().waitFor({ timeout: 30000 });
+      const crumb = page.locator(".breadcrumbs-control .monaco-breadcrumb-item").first();
+      for (let polls = 0; polls < 50; polls++) {
+        const first = await crumb.innerText({ timeout: 30000 });
+        if (exactly(folder === "" ? name : folder).test(first)) return;
+        await page.waitForTimeout(100);
+      }
+    }
+    throw new Error(`Quick Open did not open ${file}`);
   };
+
+  // Runs the command titled exactly `title` from the Command Palette.
+  const palette = async (title) => {
+    await page.keyboard.press("F1");
+    await page.locator(".quick-input-widget input").fill(`>${title}`);
+    await page.locator(".quick-input-list .monaco-list-row")
+      .filter({ has: page.locator(".label-name", { hasText: exactly(title) }) }).first().click();
+  };
+
+  // Moves the cursor of the active editor to the first line of `file` that starts with `start`.
+  const goToLine = async (file, start) => {
+    const line = fs.readFileSync(path.join(workspace, file), "utf8").split("\n")
+      .findIndex((l) => l.startsWith(start)) + 1;
+    if (line === 0) throw new Error(`no line starting with ${start} in ${file}`);
+    await page.keyboard.press("Control+G");
+    await page.locator(".quick-input-widget input").fill(`:${line}`);
+    await page.keyboard.press("Enter");
+  };
+
+  // Waits up to 30 s for the file to hold exactly `want` (saving is asynchronous).
+  const expectFile = async (file, want) => {
+    let got;
+    for (let tries = 0; tries < 300; tries++) {
+      got = fs.readFileSync(path.join(workspace, file), "utf8");
+      if (got === want) return;
+      await page.waitForTimeout(100);
+    }
+    throw new Error(`${file} is\n${got}\nexpected\n${want}`);
+  };
+
+  // 0. strata.server.path names no binary: the status bar says so. Setting it right in the
+  // Settings editor starts the server, with no Restart Server.
+  await page.locator(".statusbar-item", { hasText: "Strata: not found" }).first().waitFor({ timeout: 60000 });
+  await shot(page, "0-not-found");
+  await palette("Preferences: Open User Settings");
+  await page.locator(".settings-editor").waitFor({ timeout: 30000 });
+  await page.keyboard.type("strata.server.path");
+  await page.locator(".settings-editor", { hasText: "1 Setting Found" }).waitFor({ timeout: 30000 });
+  const setting = page.locator(".settings-editor .setting-item-text input").first();
+  await setting.waitFor({ timeout: 30000 });
+  if (!(await setting.inputValue()).endsWith("no-strata-here")) {
+    throw new Error(`not the strata.server.path input: ${await setting.inputValue()}`);
+  }
+  await setting.fill(strata);
+  await page.keyboard.press("Tab");
+  await page.locator(".statusbar-item", { hasText: "Strata: ready" }).first().waitFor({ timeout: 60000 });
+  console.log("ok: setting strata.server.path starts the server without a restart");
+  // Close the Settings editor (a modal in recent versions: Escape clears its search first).
+  for (let tries = 0; tries < 5 && (await page.locator(".settings-editor").isVisible()); tries++) {
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(300);
+  }
+  await page.locator(".settings-editor").waitFor({ state: "hidden", timeout: 10000 });
 
   // 1. The override error in the Problems panel.
   await openFile("network/override.tf");
@@ -39,31 +112,79 @@ try {
   console.log("ok: the Problems panel shows the override error; the status bar says ready");
 
   // 2. Hover on the overridden base resource shows the effective block.
-  await openFile("main.tf", "network");
+  await openFile("main.tf");
   await page.keyboard.press("Control+J"); // hide the panel to give the editor room
-  const line = fs.readFileSync(path.join(workspace, "main.tf"), "utf8").split("\n")
-    .findIndex((l) => l.startsWith('resource "null_resource" "web"')) + 1;
-  await page.keyboard.press("Control+G");
-  await page.locator(".quick-input-widget input").fill(`:${line}`);
-  await page.keyboard.press("Enter");
+  await goToLine("main.tf", 'resource "null_resource" "web"');
   const label = page.locator(".monaco-editor .view-line span", { hasText: '"web"' }).first();
   await label.waitFor();
   await label.hover();
   const hover = page.locator(".monaco-hover", { hasText: 'version = "2"' });
   await hover.first().waitFor({ timeout: 30000 });
+  // The effective block is a ```hcl code block, highlighted by the Terraform grammar: its
+  // tokens carry several colours (plain text would be one).
+  const colours = await hover.first().locator("span[class^='mtk']")
+    .evaluateAll((spans) => [...new Set(spans.map((span) => span.className))]);
+  if (colours.length < 3) throw new Error(`the hover's code block is not highlighted: ${colours}`);
   await shot(page, "2-hover");
-  console.log("ok: hover shows the effective block");
+  console.log("ok: hover shows the effective block, highlighted");
   await page.keyboard.press("Escape");
 
   // 3. Strata: Plan Preview opens the plan beside the editor.
-  await page.keyboard.press("F1");
-  await page.locator(".quick-input-widget input").fill(">Strata: Plan Preview");
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Strata: Plan Preview" }).first().waitFor();
-  await page.keyboard.press("Enter");
+  await palette("Strata: Plan Preview");
   const plan = page.locator(".monaco-editor .view-line", { hasText: "Plan: 1 to add, 1 to change, 1 to destroy." });
   await plan.first().waitFor({ timeout: 60000 });
   await shot(page, "3-plan-preview");
   console.log("ok: Plan Preview shows the plan");
+
+  // 4. The Outline view of the override file: Terraform's names, each block marked as the
+  // override of the block it changes in main.tf. (One editor group from here on.)
+  await palette("View: Close All Editors");
+  await openFile("override.tf");
+  await palette("Explorer: Focus on Outline View");
+  for (const name of ["var.replicas", "null_resource.web"]) {
+    const row = page.locator(".outline-element", { hasText: name });
+    await row.first().waitFor({ timeout: 30000 });
+    const text = await row.first().innerText();
+    if (!text.includes("override of main.tf")) throw new Error(`outline row ${name}: ${text}`);
+  }
+  await shot(page, "4-outline");
+  console.log("ok: the Outline view names the override blocks and marks them as overrides");
+
+  // 5. Format Document, then save: the file is what `terraform fmt` made.
+  const expected = fs.readFileSync(expectedFmt, "utf8");
+  if (fs.readFileSync(path.join(workspace, "format/main.tf"), "utf8") === expected) {
+    throw new Error("format/main.tf is formatted already");
+  }
+  await openFile("format/main.tf");
+  await palette("Format Document");
+  await page.locator(".view-line", { hasText: "description = \"Where it runs\"" }).waitFor({ timeout: 30000 });
+  await palette("File: Save");
+  await expectFile("format/main.tf", expected);
+  await shot(page, "5-format");
+  console.log("ok: Format Document makes what terraform fmt makes");
+
+  // 6. Rename Symbol on null_resource.web: the base, the override and a moved block.
+  const mainBefore = fs.readFileSync(path.join(workspace, "main.tf"), "utf8");
+  const overrideBefore = fs.readFileSync(path.join(workspace, "override.tf"), "utf8");
+  await openFile("main.tf");
+  await goToLine("main.tf", 'resource "null_resource" "web"');
+  await page.keyboard.press("End");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("F2");
+  const input = page.locator(".rename-box input, .rename-box textarea").first();
+  await input.waitFor({ timeout: 30000 });
+  await input.fill("frontend");
+  await page.keyboard.press("Enter");
+  await page.locator(".view-line", { hasText: '"null_resource" "frontend"' }).waitFor({ timeout: 30000 });
+  await palette("File: Save All Files");
+  const renamed = (text) => text.replace('"null_resource" "web"', '"null_resource" "frontend"');
+  await expectFile("main.tf", renamed(mainBefore) +
+    "\nmoved {\n  from = null_resource.web\n  to   = null_resource.frontend\n}\n");
+  await expectFile("override.tf", renamed(overrideBefore));
+  await shot(page, "6-rename");
+  console.log("ok: Rename Symbol changes the base and the override and adds the moved block");
 } catch (e) {
   failed = true;
   console.error(`FAIL: ${e.message}`);

