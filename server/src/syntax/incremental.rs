@@ -8,12 +8,9 @@
 //! (nothing in it still open at its end, so nothing reaches past it). The whole file is
 //! parsed instead when the slice is unbalanced. The slice always covers every problem the
 //! previous text had, so the result is always what a full parse would give. After a
-//! problem in the previous text the slice runs to the end of the file: HCL's parser stays
-//! in recovery mode from its first error on, silent about most later errors, so what
-//! follows a problem reads differently once the problem changes. A problem in the new
-//! slice only silences what follows it, and the items after the slice of a text without
-//! problems have nothing to silence: they are kept, and what a stray token in the slice
-//! skips past it is found by reading on (`diagnose::skipped`), as the full parse does.
+//! problem, in the previous text or in the new slice, the slice runs to the end of the
+//! file: HCL's parser stays in recovery mode from its first error on, so what follows a
+//! problem reads differently once the problem changes.
 
 use std::sync::Arc;
 
@@ -125,6 +122,7 @@ pub fn reparse(
     }
     let edit = Edit {
         text,
+        previous_text,
         previous,
         last_good,
         items: &items,
@@ -133,10 +131,11 @@ pub fn reparse(
     edit.splice(slice_start, old_slice_end)
 }
 
-/// One edit of a file: the new text, the previous tree and its top-level items in source
-/// order, and the edit's length change.
+/// One edit of a file: both texts, the previous tree's top-level items in source order,
+/// and the edit's length change.
 struct Edit<'a> {
     text: &'a str,
+    previous_text: &'a str,
     previous: &'a File,
     last_good: Option<&'a File>,
     items: &'a [(Span, Item)],
@@ -177,6 +176,12 @@ impl Edit<'_> {
             self.last_good,
             &kept,
         )?;
+        // A problem in the slice puts HCL's parser in recovery mode for the rest of the
+        // file (see `reparse`): the slice then runs to the end of the file.
+        let problem = !diagnostics.is_empty() || !unread.is_empty();
+        if problem && old_slice_end < self.previous_text.len() {
+            return self.splice(slice_start, self.previous_text.len());
+        }
 
         // hcl-edit checks top-level attribute names across the whole body: a name the
         // slice repeats needs the whole file.

@@ -284,39 +284,6 @@ fn adding_and_removing_a_stray_token_gives_what_the_full_parse_skips() {
     same_as_fuzzed((&inner, &inner.replace("default = 1", "default = [")));
 }
 
-/// A problem typed into a text without any keeps the items after its slice (HCL's
-/// recovery mode only silences errors, which they have none of), unless a stray token
-/// makes HCL skip them: then they are unread, as in the full parse.
-#[test]
-fn a_breaking_edit_of_a_clean_text_keeps_the_items_after_its_slice() {
-    let base = "variable \"a\" {\n  default = 1\n}\n\nvariable \"b\" {\n  default = 2\n}\n\nvariable \"c\" {}\n";
-    let previous = parse(base, Syntax::Native, None);
-    // (Of the same length, so that the items after it are not moved, hence shared.)
-    let broken = base.replace("default = 1", "default = =");
-    let incremental = reparse(&broken, base, &previous, Some(&previous)).expect("balanced");
-    assert_eq!(incremental, parse(&broken, Syntax::Native, Some(&previous)));
-    assert!(incremental.has_errors());
-    for (kept, before) in incremental.body.blocks[1..]
-        .iter()
-        .zip(&previous.body.blocks[1..])
-    {
-        assert!(Arc::ptr_eq(kept, before), "{}", kept.header());
-    }
-    // A stray token in the slice: the kept items are unread to the end of the file.
-    let stray = base.replace("  default = 1\n}\n", "  default = 1\n}\n\"q\" = 1\n");
-    let incremental = reparse(&stray, base, &previous, Some(&previous)).expect("balanced");
-    assert_eq!(incremental, parse(&stray, Syntax::Native, Some(&previous)));
-    assert_eq!(
-        incremental.unread.last().map(|r| r.end as usize),
-        Some(stray.len())
-    );
-    // An item broken on the slice's last line: HCL's recovery ends at its newline.
-    let last = base.replace("variable \"c\" {}", "variable \"c\" {}\nx");
-    same_as_fuzzed((base, &last));
-    let middle = base.replace("variable \"b\" {", "variable \"b\" x {");
-    same_as_fuzzed((base, &middle));
-}
-
 #[test]
 fn untouched_items_are_shared_not_copied() {
     let base = "variable \"a\" {}\n\nvariable \"b\" {}\n";
@@ -324,4 +291,20 @@ fn untouched_items_are_shared_not_copied() {
     let after = base.replace("\"b\"", "\"bb\"");
     let file = reparse(&after, base, &previous, None).unwrap();
     assert!(Arc::ptr_eq(&file.body.blocks[0], &previous.body.blocks[0]));
+}
+
+/// Found by fuzzing (fuzz/, target reparse): an error typed into a file without any
+/// (`variable "a"` made `variabxa"`) puts HCL's parser in recovery mode, and what it skips
+/// after the slice changes, so the slice runs to the end of the file.
+#[test]
+fn an_error_typed_into_a_clean_file_changes_what_is_skipped_after_the_slice() {
+    let input = include_bytes!("../../../fuzz/seeds/reparse/error-typed-into-a-clean-file");
+    let rest = &input[3..];
+    let nul = rest.iter().position(|&b| b == 0).unwrap();
+    let before = std::str::from_utf8(&rest[..nul]).unwrap();
+    let inserted = std::str::from_utf8(&rest[nul + 1..]).unwrap();
+    let start = usize::from(input[0]) + 256 * usize::from(input[1]);
+    let end = start + usize::from(input[2]);
+    let after = format!("{}{inserted}{}", &before[..start], &before[end..]);
+    same_as_fuzzed((before, &after));
 }

@@ -27,26 +27,20 @@ impl Skipped {
     }
 }
 
-/// What HCL's parser skips of the top-level items written in `range` of `text`, which it
-/// starts reading outside recovery mode. A recovery reads on past the end of `range` as
-/// it does in the whole text: to the newline that ends its line, or, after a stray token,
-/// to the end of the file (the items after `range`, which a re-parse keeps, are then
-/// skipped too). The bytes at `invalid` were not UTF-8.
+/// What HCL's parser skips of the top-level body written in `range` of `text`, which it
+/// starts reading outside recovery mode. The bytes at `invalid` were not UTF-8.
 pub(in crate::syntax) fn skipped(text: &str, range: Range<usize>, invalid: &[usize]) -> Skipped {
     let scope = Scope {
         whole_blocks: true,
         after_error: false,
         invalid,
     };
-    let mut parser = Parser::new(text, range.start..text.len(), scope);
+    let mut parser = Parser::new(text, range, scope);
     parser.skipped = Some(Vec::new());
-    // HCL's top-level body loop (`ParseBody(TokenEOF)`), over the items in `range`.
+    // HCL's top-level body loop (`ParseBody(TokenEOF)`).
     loop {
-        let next = parser.peek();
-        if next.kind == Tok::Eof || next.span.start >= range.end {
-            break;
-        }
-        match next.kind {
+        match parser.peek().kind {
+            Tok::Eof => break,
             Tok::Newline => {
                 parser.read();
             }
