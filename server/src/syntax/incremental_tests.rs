@@ -293,18 +293,56 @@ fn untouched_items_are_shared_not_copied() {
     assert!(Arc::ptr_eq(&file.body.blocks[0], &previous.body.blocks[0]));
 }
 
+/// The texts before and after the edit a reparse fuzz input (fuzz/seeds/reparse/) makes,
+/// read as fuzz/fuzz_targets/reparse.rs reads them.
+fn fuzzed_edit(name: &str) -> (String, String) {
+    let path = format!(
+        "{}/../fuzz/seeds/reparse/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let input = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let rest = &input[3..];
+    let nul = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+    let before = String::from_utf8(rest[..nul].to_vec()).expect("UTF-8 seed");
+    let inserted = std::str::from_utf8(rest.get(nul + 1..).unwrap_or_default()).expect("UTF-8");
+    let start = (usize::from(input[0]) + 256 * usize::from(input[1])).min(before.len());
+    let end = (start + usize::from(input[2])).min(before.len());
+    let after = format!("{}{inserted}{}", &before[..start], &before[end..]);
+    (before, after)
+}
+
 /// Found by fuzzing (fuzz/, target reparse): an error typed into a file without any
 /// (`variable "a"` made `variabxa"`) puts HCL's parser in recovery mode, and what it skips
 /// after the slice changes, so the slice runs to the end of the file.
 #[test]
 fn an_error_typed_into_a_clean_file_changes_what_is_skipped_after_the_slice() {
-    let input = include_bytes!("../../../fuzz/seeds/reparse/error-typed-into-a-clean-file");
-    let rest = &input[3..];
-    let nul = rest.iter().position(|&b| b == 0).unwrap();
-    let before = std::str::from_utf8(&rest[..nul]).unwrap();
-    let inserted = std::str::from_utf8(&rest[nul + 1..]).unwrap();
-    let start = usize::from(input[0]) + 256 * usize::from(input[1]);
-    let end = start + usize::from(input[2]);
-    let after = format!("{}{inserted}{}", &before[..start], &before[end..]);
-    same_as_fuzzed((before, &after));
+    let (before, after) = fuzzed_edit("error-typed-into-a-clean-file");
+    same_as_fuzzed((&before, &after));
+}
+
+/// Found by fuzzing (fuzz/, target reparse; one of them by CI): a quoted string across
+/// lines holding a `{`. HCL's scanner reads on in the string to its closing quote (its
+/// parser refuses the line break and reads on in recovery mode); the slice scanner must
+/// read it the same way, and hcl-edit's acceptance of it is not HCL's.
+#[test]
+fn a_quoted_string_across_lines_is_read_as_hcl_reads_it() {
+    for name in [
+        "brace-closing-a-misread-block",
+        "comment-after-a-string-across-lines",
+    ] {
+        let (before, after) = fuzzed_edit(name);
+        same_as_fuzzed((&before, &after));
+        same_as_fuzzed((&after, &before));
+    }
+    let text = "locals {\n  a = \"x\n{y\"\n}\n\nlocals {\n  b = 1\n}\n";
+    let full = parse(text, Syntax::Native, None);
+    let summaries: Vec<_> = full.diagnostics.iter().map(|d| &*d.summary).collect();
+    assert_eq!(
+        summaries,
+        ["Invalid multi-line string", "Unterminated template string"]
+    );
+    assert_eq!(full.body.blocks.len(), 2);
+    same_as_fuzzed((text, &text.replace("b = 1", "b = 2")));
+    same_as_fuzzed((text, &text.replace("x\n{y", "x{y")));
+    same_as_fuzzed((&text.replace("x\n{y", "x{y"), text));
 }

@@ -35,6 +35,9 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
         let blanked = scan::blank_ignored_newlines(text)?;
         hcl_edit::parser::parse_body(&blanked).ok()
     });
+    // hcl-edit reads a quoted string on across lines; HCL refuses it (and reads on in
+    // recovery mode), which only the item-by-item parse reports.
+    let whole = whole.filter(|_| !scan::has_quoted_newline(text, 0..text.len()));
     if let Some(body) = whole {
         let body = Converter::new(0).body(body);
         let diagnostics = traversals::diagnose(text, &body);
@@ -208,7 +211,7 @@ impl Recovery<'_> {
         }
         let slice = &self.text[item.span.clone()];
         match hcl_edit::parser::parse_body(slice) {
-            Ok(body) if !self.holds_invalid(&item.span) => {
+            Ok(body) if !self.holds_what_hcl_refuses(&item.span) => {
                 single(Converter::new(item.span.start).body(body))
             }
             _ => self.piecewise(item.span.clone()),
@@ -368,7 +371,14 @@ impl Recovery<'_> {
             return unanalysed_attribute(slice, range.start).map(Parsed::Attribute);
         }
         let error = match hcl_edit::parser::parse_body(slice) {
-            Ok(body) => return first_attribute(Converter::new(range.start).body(body)),
+            Ok(body) => {
+                if scan::has_quoted_newline(self.text, range.clone()) {
+                    // HCL refuses the line break but keeps the string, as hcl-edit read it.
+                    let found = self.diagnose(range.clone(), false);
+                    self.diagnostics.extend(found);
+                }
+                return first_attribute(Converter::new(range.start).body(body));
+            }
             Err(e) => e,
         };
         if let Some(blanked) = scan::blank_ignored_newlines(slice) {
@@ -446,6 +456,12 @@ impl Recovery<'_> {
     fn holds_invalid(&self, range: &Range<usize>) -> bool {
         let from = self.invalid.partition_point(|&at| at < range.start);
         self.invalid.get(from).is_some_and(|&at| at < range.end)
+    }
+
+    /// Whether `range` holds what hcl-edit accepts and HCL's scanner refuses: a byte
+    /// that is not UTF-8, or a quoted string across lines.
+    fn holds_what_hcl_refuses(&self, range: &Range<usize>) -> bool {
+        self.holds_invalid(range) || scan::has_quoted_newline(self.text, range.clone())
     }
 
     fn error(&mut self, summary: &str, detail: &str, span: Span) {

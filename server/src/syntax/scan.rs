@@ -61,6 +61,9 @@ struct Scanner<'a> {
     markers: Vec<&'a str>,
     /// Where a block comment that never ends opens, once the scanner has seen one.
     open_comment: Option<usize>,
+    /// Where the first line break inside a quoted string is, once the scanner has seen
+    /// one (HCL's scanner reads on in the string, and its parser refuses it).
+    quoted_newline: Option<usize>,
 }
 
 /// One step of the scanner.
@@ -82,6 +85,7 @@ impl<'a> Scanner<'a> {
             stack: Vec::new(),
             markers: Vec::new(),
             open_comment: None,
+            quoted_newline: None,
         }
     }
 
@@ -142,9 +146,10 @@ impl<'a> Scanner<'a> {
                 self.stack.pop();
                 self.pos += 1;
             }
-            b'\n' | b'\r' => {
-                // HCL strings end at the line; leave the line break to the code scanner.
-                self.stack.pop();
+            b'\n' => {
+                // HCL's scanner reads on in the string (its parser refuses the line break).
+                self.quoted_newline.get_or_insert(self.pos);
+                self.pos += 1;
             }
             _ => self.step_template_char(),
         }
@@ -459,6 +464,15 @@ pub(super) fn unterminated_comment(text: &str) -> Option<usize> {
     let mut sc = Scanner::new(text, 0..text.len());
     while sc.step().is_some() {}
     sc.open_comment
+}
+
+/// Whether a quoted string in `range` of `text` runs across a line break, which hcl-edit
+/// accepts and HCL refuses (`Invalid multi-line string`): a parse hcl-edit accepts is
+/// HCL's only without one.
+pub(super) fn has_quoted_newline(text: &str, range: Range<usize>) -> bool {
+    let mut sc = Scanner::new(text, range);
+    while sc.quoted_newline.is_none() && sc.step().is_some() {}
+    sc.quoted_newline.is_some()
 }
 
 /// The offset of the `{` that opens the body of the block item `range`, if any.
