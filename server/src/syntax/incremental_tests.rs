@@ -303,10 +303,17 @@ fn fuzzed_edit(name: &str) -> (String, String) {
     let input = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let rest = &input[3..];
     let nul = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    let before = String::from_utf8(rest[..nul].to_vec()).expect("UTF-8 seed");
-    let inserted = std::str::from_utf8(rest.get(nul + 1..).unwrap_or_default()).expect("UTF-8");
-    let start = (usize::from(input[0]) + 256 * usize::from(input[1])).min(before.len());
-    let end = (start + usize::from(input[2])).min(before.len());
+    let before = String::from_utf8_lossy(&rest[..nul]).into_owned();
+    let inserted = String::from_utf8_lossy(rest.get(nul + 1..).unwrap_or_default());
+    let floor = |mut i: usize| {
+        i = i.min(before.len());
+        while !before.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let start = floor(usize::from(input[0]) + 256 * usize::from(input[1]));
+    let end = floor(start + usize::from(input[2]));
     let after = format!("{}{inserted}{}", &before[..start], &before[end..]);
     (before, after)
 }
@@ -345,4 +352,22 @@ fn a_quoted_string_across_lines_is_read_as_hcl_reads_it() {
     same_as_fuzzed((text, &text.replace("b = 1", "b = 2")));
     same_as_fuzzed((text, &text.replace("x\n{y", "x{y")));
     same_as_fuzzed((&text.replace("x\n{y", "x{y"), text));
+}
+
+/// Found by fuzzing (fuzz/, target reparse): `for k, v inrruvn .aners` in a block before
+/// the edit. hcl-edit read `in` as the start of `inrruvn` and accepted the block, while
+/// HCL's parser, reading `inrruvn` as one identifier, refuses it and skips the rest of
+/// the block: the keywords of `for` expressions and directives are whole identifiers.
+#[test]
+fn a_keyword_is_a_whole_identifier() {
+    let (before, after) = fuzzed_edit("text-appended-after-a-heredoc-of-replacement-characters");
+    same_as_fuzzed((&before, &after));
+    let full = parse("x = [for v inx : v]\n", Syntax::Native, None);
+    assert_eq!(full.diagnostics[0].summary, "Invalid 'for' expression");
+    let clean = parse(
+        "x = [for inx in l : inx if inx > 0]\n",
+        Syntax::Native,
+        None,
+    );
+    assert!(clean.diagnostics.is_empty(), "{:?}", clean.diagnostics);
 }

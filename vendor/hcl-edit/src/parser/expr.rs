@@ -4,7 +4,9 @@ use super::nesting::{self, nested, operator_scope};
 use super::number::number as num;
 use super::repr::{decorated, prefix_decorated, spanned, suffix_decorated};
 use super::state::ExprParseState;
-use super::string::{cut_char, cut_ident, cut_tag, ident, raw_string, str_ident, string};
+use super::string::{
+    cut_char, cut_ident, cut_keyword, cut_tag, ident, keyword, raw_string, str_ident, string,
+};
 use super::template::{heredoc_template, string_template};
 use super::trivia::{line_comment, sp, ws};
 
@@ -738,7 +740,7 @@ fn for_intro(input: &mut Input) -> ModalResult<ForIntro> {
             (
                 decorated(ws, cut_ident, ws),
                 opt(preceded(',', decorated(ws, cut_ident, ws))),
-                preceded(cut_tag("in"), decorated(ws, expr, ws)),
+                preceded(cut_keyword("in"), decorated(ws, expr, ws)),
             ),
             cut_char(':'),
         )
@@ -760,7 +762,7 @@ fn for_cond<'i>(
     move |input: &mut Input| {
         prefix_decorated(
             ws,
-            preceded("if", decorated(ws, expr_with_state(state), ws)).map(ForCond::new),
+            preceded(keyword("if"), decorated(ws, expr_with_state(state), ws)).map(ForCond::new),
         )
         .parse_next(input)
     }

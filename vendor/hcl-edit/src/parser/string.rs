@@ -6,7 +6,9 @@ use crate::{Decorated, Ident, RawString};
 
 use hcl_primitives::ident::{is_id_continue, is_id_start};
 use std::borrow::Cow;
-use winnow::combinator::{alt, cut_err, delimited, empty, fail, not, opt, preceded, repeat};
+use winnow::combinator::{
+    alt, cut_err, delimited, empty, fail, not, opt, preceded, repeat, terminated,
+};
 use winnow::error::ErrMode;
 use winnow::token::{any, one_of, take, take_while};
 
@@ -193,6 +195,19 @@ pub(super) fn cut_char<'a>(c: char) -> impl ModalParser<Input<'a>, char, Context
 
 pub(super) fn cut_tag<'a>(tag: &'static str) -> impl ModalParser<Input<'a>, &'a str, ContextError> {
     cut_err(tag).context(StrContext::Expected(StrContextValue::StringLiteral(tag)))
+}
+
+/// A keyword: `kw` as a whole identifier, not the start of a longer one (`in` must not
+/// match the start of `inx`, which HCL reads as one identifier). Patched for Strata.
+pub(super) fn keyword<'a>(kw: &'static str) -> impl ModalParser<Input<'a>, &'a str, ContextError> {
+    terminated(kw, not(one_of(is_id_continue)))
+}
+
+/// [`keyword`], failing without backtracking. Patched for Strata.
+pub(super) fn cut_keyword<'a>(
+    kw: &'static str,
+) -> impl ModalParser<Input<'a>, &'a str, ContextError> {
+    cut_err(keyword(kw)).context(StrContext::Expected(StrContextValue::StringLiteral(kw)))
 }
 
 pub(super) fn cut_ident(input: &mut Input) -> ModalResult<Decorated<Ident>> {

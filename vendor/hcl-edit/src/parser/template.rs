@@ -4,7 +4,8 @@ use super::expr::{expr, multiline_expr};
 use super::nesting::nested;
 use super::repr::{decorated, spanned};
 use super::string::{
-    build_string, cut_char, cut_ident, cut_tag, quoted_string_fragment, raw_string,
+    build_string, cut_char, cut_ident, cut_keyword, cut_tag, keyword, quoted_string_fragment,
+    raw_string,
     template_string_fragment,
 };
 use super::trivia::ws;
@@ -121,7 +122,7 @@ fn if_directive(input: &mut Input) -> ModalResult<IfDirective> {
     let if_expr = (
         control(
             "%{",
-            (terminated(raw_string(ws), "if"), decorated(ws, expr, ws)),
+            (terminated(raw_string(ws), keyword("if")), decorated(ws, expr, ws)),
         ),
         spanned(nested(template)),
     )
@@ -166,10 +167,10 @@ fn for_directive(input: &mut Input) -> ModalResult<ForDirective> {
         control(
             "%{",
             (
-                terminated(raw_string(ws), "for"),
+                terminated(raw_string(ws), keyword("for")),
                 decorated(ws, cut_ident, ws),
                 opt(preceded(',', decorated(ws, cut_ident, ws))),
-                preceded(cut_tag("in"), decorated(ws, expr, ws)),
+                preceded(cut_keyword("in"), decorated(ws, expr, ws)),
             ),
         ),
         spanned(nested(template)),
