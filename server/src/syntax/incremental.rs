@@ -238,7 +238,7 @@ fn parse_slice(
         let blanked = scan::blank_ignored_newlines(slice)?;
         hcl_edit::parser::parse_body(&blanked).ok()
     });
-    if let Some(body) = parsed.filter(|_| !scan::has_quoted_newline(slice, 0..slice.len())) {
+    if let Some(body) = parsed.filter(|_| !scan::hcl_refuses(text, range.clone())) {
         let body = converter.body(body);
         let diagnostics = traversals::diagnose(text, &body);
         return Some((body, diagnostics, Vec::new()));

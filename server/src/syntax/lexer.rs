@@ -306,8 +306,11 @@ impl<'a> Lexer<'a> {
         let rest = self.rest();
         let at_line_start = self.pos == 0 || self.text.as_bytes()[self.pos - 1] == b'\n';
         if at_line_start {
-            let line_len = rest.find('\n').map_or(rest.len(), |i| i + 1);
-            if let Some(Mode::Heredoc { marker }) = self.modes.last() {
+            // The closing marker's line holds nothing else, and ends: a marker at the end
+            // of the file without a line break closes nothing.
+            let line_len = rest.find('\n').map(|i| i + 1);
+            if let (Some(Mode::Heredoc { marker }), Some(line_len)) = (self.modes.last(), line_len)
+            {
                 if rest[..line_len].trim() == marker {
                     let len = rest[..line_len].trim_end_matches(['\n', '\r']).len();
                     self.push(Tok::CHeredoc, len);

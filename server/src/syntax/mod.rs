@@ -531,4 +531,6 @@ pub fn json_string_expression(value: &JsonValue) -> Option<Expr> {
 }
 
 #[cfg(test)]
+mod agreement_tests;
+#[cfg(test)]
 mod tests;

@@ -35,9 +35,10 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
         let blanked = scan::blank_ignored_newlines(text)?;
         hcl_edit::parser::parse_body(&blanked).ok()
     });
-    // hcl-edit reads a quoted string on across lines; HCL refuses it (and reads on in
-    // recovery mode), which only the item-by-item parse reports.
-    let whole = whole.filter(|_| !scan::has_quoted_newline(text, 0..text.len()));
+    // hcl-edit reads a quoted string on across lines, and a carriage return alone as a
+    // line break; HCL refuses both (and reads on in recovery mode), which only the
+    // item-by-item parse reports.
+    let whole = whole.filter(|_| !scan::hcl_refuses(text, 0..text.len()));
     if let Some(body) = whole {
         let body = Converter::new(0).body(body);
         let diagnostics = traversals::diagnose(text, &body);
@@ -110,7 +111,7 @@ pub(super) fn recover_range(
     // not take every later declaration out of the editor's model), but of what it skips
     // HCL reports only its scanner's errors.
     let skipped = diagnose::skipped(text, range, invalid);
-    diagnostics.retain(|d| !skipped.contains(d.span.start) || skipped.scanner_errors.contains(d));
+    diagnostics.retain(|d| skipped.reports(d));
     diagnostics.sort_by_key(|d| d.span.start);
     // An item's errors are looked for past its end where HCL reads on (an unclosed
     // string, a stray token's recovery), so two items can find one scanner error.
@@ -372,8 +373,9 @@ impl Recovery<'_> {
         }
         let error = match hcl_edit::parser::parse_body(slice) {
             Ok(body) => {
-                if scan::has_quoted_newline(self.text, range.clone()) {
-                    // HCL refuses the line break but keeps the string, as hcl-edit read it.
+                if scan::hcl_refuses(self.text, range.clone()) {
+                    // HCL refuses the line break in a string (or a carriage return alone)
+                    // but keeps the argument, as hcl-edit read it.
                     let found = self.diagnose(range.clone(), false);
                     self.diagnostics.extend(found);
                 }
@@ -459,9 +461,9 @@ impl Recovery<'_> {
     }
 
     /// Whether `range` holds what hcl-edit accepts and HCL's scanner refuses: a byte
-    /// that is not UTF-8, or a quoted string across lines.
+    /// that is not UTF-8, or what `scan::hcl_refuses` finds.
     fn holds_what_hcl_refuses(&self, range: &Range<usize>) -> bool {
-        self.holds_invalid(range) || scan::has_quoted_newline(self.text, range.clone())
+        self.holds_invalid(range) || scan::hcl_refuses(self.text, range.clone())
     }
 
     fn error(&mut self, summary: &str, detail: &str, span: Span) {

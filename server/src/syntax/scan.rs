@@ -61,9 +61,10 @@ struct Scanner<'a> {
     markers: Vec<&'a str>,
     /// Where a block comment that never ends opens, once the scanner has seen one.
     open_comment: Option<usize>,
-    /// Where the first line break inside a quoted string is, once the scanner has seen
-    /// one (HCL's scanner reads on in the string, and its parser refuses it).
-    quoted_newline: Option<usize>,
+    /// Where the scanner first met what HCL refuses and hcl-edit accepts: a line break
+    /// inside a quoted string (HCL's scanner reads on in the string, and its parser
+    /// refuses the break), or a carriage return without a line feed outside strings.
+    refused: Option<usize>,
 }
 
 /// One step of the scanner.
@@ -85,7 +86,7 @@ impl<'a> Scanner<'a> {
             stack: Vec::new(),
             markers: Vec::new(),
             open_comment: None,
-            quoted_newline: None,
+            refused: None,
         }
     }
 
@@ -148,7 +149,7 @@ impl<'a> Scanner<'a> {
             }
             b'\n' => {
                 // HCL's scanner reads on in the string (its parser refuses the line break).
-                self.quoted_newline.get_or_insert(self.pos);
+                self.refused.get_or_insert(self.pos);
                 self.pos += 1;
             }
             _ => self.step_template_char(),
@@ -162,6 +163,12 @@ impl<'a> Scanner<'a> {
             let eol = self.line_end(self.pos);
             let line = self.text[self.pos..eol].trim();
             if self.markers.last().is_some_and(|m| *m == line) {
+                // HCL closes a heredoc only on a line that ends: its marker at the very end
+                // of the file closes nothing (hcl-edit accepts it).
+                let rest = self.text.get(eol..).unwrap_or_default();
+                if !(rest.starts_with('\n') || rest.starts_with("\r\n")) {
+                    self.refused.get_or_insert(self.pos);
+                }
                 self.stack.pop();
                 self.markers.pop();
                 self.pos = eol;
@@ -192,9 +199,15 @@ impl<'a> Scanner<'a> {
                 self.pos += 1;
                 return Step::Newline(start);
             }
-            b'\r' => {
-                self.pos += if self.at(start + 1) == b'\n' { 2 } else { 1 };
+            b'\r' if self.at(start + 1) == b'\n' => {
+                self.pos += 2;
                 return Step::Newline(start);
+            }
+            b'\r' => {
+                // HCL's scanner refuses a carriage return alone (`Invalid character`): it
+                // ends no line.
+                self.refused.get_or_insert(start);
+                self.pos += 1;
             }
             b' ' | b'\t' => {
                 self.pos += 1;
@@ -466,13 +479,15 @@ pub(super) fn unterminated_comment(text: &str) -> Option<usize> {
     sc.open_comment
 }
 
-/// Whether a quoted string in `range` of `text` runs across a line break, which hcl-edit
-/// accepts and HCL refuses (`Invalid multi-line string`): a parse hcl-edit accepts is
-/// HCL's only without one.
-pub(super) fn has_quoted_newline(text: &str, range: Range<usize>) -> bool {
+/// Whether `range` of `text` holds what hcl-edit accepts and HCL's scanner refuses: a
+/// quoted string across a line break (`Invalid multi-line string`), a carriage return
+/// alone (`Invalid character`), a heredoc's closing marker on the file's last line without
+/// a line break (`Unterminated template string`). A parse hcl-edit accepts is HCL's only
+/// without them.
+pub(super) fn hcl_refuses(text: &str, range: Range<usize>) -> bool {
     let mut sc = Scanner::new(text, range);
-    while sc.quoted_newline.is_none() && sc.step().is_some() {}
-    sc.quoted_newline.is_some()
+    while sc.refused.is_none() && sc.step().is_some() {}
+    sc.refused.is_some()
 }
 
 /// The offset of the `{` that opens the body of the block item `range`, if any.

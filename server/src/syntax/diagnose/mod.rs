@@ -62,6 +62,24 @@ pub(in crate::syntax) fn body_item(
     out
 }
 
+/// HCL's errors for the whole native-syntax `text`, found without hcl-edit: what its
+/// scanner refuses and what its parser reports, item by item from the top, in recovery
+/// mode after the first error. Where hcl-edit accepts a text this must find nothing
+/// (`syntax/agreement_tests.rs`).
+#[cfg(test)]
+pub(in crate::syntax) fn whole_file(text: &str) -> Vec<SyntaxDiagnostic> {
+    let scope = Scope {
+        whole_blocks: true,
+        ..Scope::default()
+    };
+    let mut parser = Parser::new(text, 0..text.len(), scope);
+    parser.top_level_body();
+    let mut out = lexer::token_errors(text, &parser.tokens);
+    out.append(&mut parser.diagnostics);
+    out.sort_by_key(|d| d.span.start);
+    out
+}
+
 /// HCL's errors for `text` read as one standalone expression (`hclsyntax.ParseExpression`,
 /// which Terraform calls on some JSON strings): the characters its scanner refuses, the
 /// parser's first error, and anything after a whole expression. Newlines do not count, as
@@ -128,6 +146,19 @@ impl<'a> Parser<'a> {
 }
 
 impl Parser<'_> {
+    /// HCL's top-level body loop (`ParseBody(TokenEOF)`): items to the end of the file.
+    fn top_level_body(&mut self) {
+        loop {
+            match self.peek().kind {
+                Tok::Eof => break,
+                Tok::Newline => {
+                    self.read();
+                }
+                _ => self.body_item(),
+            }
+        }
+    }
+
     /// The next significant token and its index: comments and, where they do not count,
     /// newlines are skipped; a line comment counts as the newline it ends with.
     fn peek_at(&mut self) -> (Token, usize) {

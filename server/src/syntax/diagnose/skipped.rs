@@ -18,12 +18,23 @@ pub(in crate::syntax) struct Skipped {
     pub regions: Vec<Span>,
     /// What HCL's scanner refuses inside them, which Terraform reports all the same.
     pub scanner_errors: Vec<SyntaxDiagnostic>,
+    /// What HCL's parser reports of the whole body, inside them too: an error at the
+    /// token a recovery then skips from is reported all the same.
+    pub parser_errors: Vec<SyntaxDiagnostic>,
 }
 
 impl Skipped {
     /// Whether `offset` lies in a skipped part.
     pub fn contains(&self, offset: u32) -> bool {
         super::super::unread::within(&self.regions, offset)
+    }
+
+    /// Whether HCL reports `d`: it lies outside the skipped parts, or HCL's scanner or
+    /// parser says it there.
+    pub fn reports(&self, d: &SyntaxDiagnostic) -> bool {
+        !self.contains(d.span.start)
+            || self.scanner_errors.contains(d)
+            || self.parser_errors.contains(d)
     }
 }
 
@@ -37,16 +48,7 @@ pub(in crate::syntax) fn skipped(text: &str, range: Range<usize>, invalid: &[usi
     };
     let mut parser = Parser::new(text, range, scope);
     parser.skipped = Some(Vec::new());
-    // HCL's top-level body loop (`ParseBody(TokenEOF)`).
-    loop {
-        match parser.peek().kind {
-            Tok::Eof => break,
-            Tok::Newline => {
-                parser.read();
-            }
-            _ => parser.body_item(),
-        }
-    }
+    parser.top_level_body();
     let mut found = parser.skipped.take().unwrap_or_default();
     found.sort_by_key(|r| r.start);
     let mut regions: Vec<Span> = Vec::new();
@@ -65,6 +67,7 @@ pub(in crate::syntax) fn skipped(text: &str, range: Range<usize>, invalid: &[usi
     Skipped {
         regions,
         scanner_errors,
+        parser_errors: parser.diagnostics,
     }
 }
 

@@ -22,7 +22,7 @@ use hcl_primitives::ident::{is_id_continue, is_id_start};
 use std::cell::RefCell;
 use winnow::ascii::{crlf, dec_uint, line_ending, newline, space0};
 use winnow::combinator::{
-    alt, cut_err, delimited, empty, fail, not, opt, peek, preceded, repeat, separated,
+    alt, cut_err, delimited, empty, eof, fail, not, opt, peek, preceded, repeat, separated,
     separated_pair, terminated,
 };
 use winnow::error::ErrMode;
@@ -792,9 +792,19 @@ fn heredoc<'i>(
             spanned(heredoc_template(delim)),
             terminated(
                 raw_string(space0),
-                cut_err(terminated(delim, not(one_of(is_id_continue)))).context(
-                    StrContext::Expected(StrContextValue::Description("heredoc end delimiter")),
-                ),
+                // Patched for Strata: HCL ends a heredoc only on a line holding nothing but
+                // the delimiter (and blanks). (At the end of the input too: Strata parses a
+                // file's items one by one; it checks the file's last line itself.)
+                cut_err(terminated(
+                    delim,
+                    (
+                        not(one_of(is_id_continue)),
+                        peek((space0, alt((line_ending, eof)))),
+                    ),
+                ))
+                .context(StrContext::Expected(StrContextValue::Description(
+                    "heredoc end delimiter",
+                ))),
             ),
         )
             .parse_next(input)?;
