@@ -132,15 +132,24 @@ class Generator(Changes):
             "imports": [],
             "override_native": {},
             "override_json": {},
+            "output_conditions": {},
+            "nested": False,
+            "peer": None,
+            "args": [],
         }
         for _ in range(self.rng.randint(1, 4)):
             self.add_variable(v)
+        if self.chance(0.15):
+            # A terraform_remote_state data source reading a state file beside the module.
+            v["peer"] = {"word": self.word(), "words": self.value_of("list(string)")}
         for _ in range(self.rng.randint(0, 3)):
             self.add_local(v)
         for _ in range(self.rng.randint(1, 5)):
             self.add_resource(v)
         if self.chance(0.6):
             self.add_module(v)
+            # The child calls a grandchild module of its own.
+            v["nested"] = self.chance(0.3)
         for _ in range(self.rng.randint(0, 3)):
             self.add_output(v)
         if self.chance(0.3):
@@ -174,6 +183,8 @@ class Generator(Changes):
             return self.tainted(v, v["modules"].get(e[1], {"in": ("lit", None)})["in"])
         if kind == "call":
             return any(self.tainted(v, a) for a in e[2])
+        if kind == "op":
+            return e[1].startswith("sensitive(") or any(self.tainted(v, a) for a in e[2])
         if kind == "tmpl":
             return any(self.tainted(v, p) for p in e[1] if not isinstance(p, str))
         return False
@@ -193,10 +204,14 @@ class Generator(Changes):
     def add_local(self, v):
         v["locals"][self.fresh("l")] = self.expression(v)
 
-    def expression(self, v, context=None):
-        """A random expression over what `v` declares so far."""
+    def expression(self, v, context=None, nested=False):
+        """A random expression over what `v` declares so far (`nested` inside another)."""
         r = self.rng
         choices = ["lit", "lit"]
+        if not nested:
+            choices.append("op")
+        if v.get("peer"):
+            choices.append("data")
         if v["variables"]:
             choices += ["var", "var", "fn"]
         if v["locals"]:
@@ -226,18 +241,52 @@ class Generator(Changes):
             return ("res", r.choice(sorted(v["resources"])), r.choice(["output", "id", "input"]))
         if kind == "mod":
             return ("mod", r.choice(sorted(v["modules"])), "out")
-        return ("raw", "each.key" if context == "for_each" else "count.index")
+        if kind == "data":
+            return ("data", r.choice(["word", "words"]))
+        if kind == "op":
+            return self.operation(v, context)
+        if context == "for_each":
+            return ("raw", r.choice(["each.key", "each.value"]))
+        return ("raw", "count.index")
 
-    def repetition(self):
+    def operation(self, v, context):
+        """An expression around one or two others: conditionals, constructors, `for`,
+        `try`, `sensitive`. Each holds for operands of any type, so the first version
+        still applies."""
+        form = self.rng.choice(
+            [
+                '{0} == null ? "none" : "some"',
+                "{{ name = {0}, tags = [{1}] }}",
+                'try({0}[0], "none")',
+                "sensitive({0})",
+                "[for x in [{0}, {1}] : x]",
+                "merge({{ a = {0} }}, {{ b = {1} }})",
+            ]
+        )
+        operands = [self.expression(v, context, nested=True) for _ in range(form.count("{1}") + 1)]
+        return ("op", form, operands)
+
+    def repetition(self, v):
         r = self.rng.random()
         if r < 0.55:
             return None
         if r < 0.8:
             return ("count", self.rng.randint(0, 3))
+        # for_each over a set of strings, a map, or a variable of either.
+        over = sorted(
+            n
+            for n, var in v["variables"].items()
+            if var["type"] in ("set(string)", "map(string)", "map(number)")
+            and not var.get("sensitive")
+        )
+        if over and self.chance(0.3):
+            return ("for_each_var", self.rng.choice(over))
+        if self.chance(0.3):
+            return ("for_each", {self.word(): self.word() for _ in range(self.rng.randint(0, 3))})
         return ("for_each", sorted({self.word() for _ in range(self.rng.randint(0, 3))}))
 
     def add_resource(self, v, name=None):
-        repetition = self.repetition()
+        repetition = self.repetition(v)
         context = repetition_context(repetition)
         res = {"repetition": repetition, "lifecycle": {}, "depends_on": [], "conditions": []}
         if self.chance(0.85):
@@ -288,8 +337,11 @@ class Generator(Changes):
         }
         v["modules"][self.fresh("m")] = mod
 
-    def add_output(self, v):
-        v["outputs"][self.fresh("o")] = self.expression(v)
+    def add_output(self, v, holds=True):
+        name = self.fresh("o")
+        v["outputs"][name] = self.expression(v)
+        if self.chance(0.15):
+            v["output_conditions"][name] = self.condition(v, "precondition", holds)
 
     def add_check(self, v):
         v["checks"][self.fresh("c")] = self.condition(v, "assert", self.chance(0.7))

@@ -5,7 +5,7 @@ A mixin of the generator, whose random choices and first-version parts it uses.
 
 import copy
 
-from differential_model import has_instances, repetition_context, rewrite_references
+from differential_model import has_instances, raw_parts, repetition_context, rewrite_references
 
 
 class Changes:
@@ -26,10 +26,50 @@ class Changes:
             self.change_module,
             self.change_outputs,
             self.change_overrides,
+            self.change_peer,
         ]
         for _ in range(self.rng.randint(1, 4)):
             self.rng.choice(mutations)(v)
+        v["args"] = self.plan_arguments(first, v)
         return v
+
+    def plan_arguments(self, first, v):
+        """Flags of `terraform plan` (and `strata plan`): `-destroy`, `-refresh-only`,
+        `-replace` of an instance the first version made, `-var` of a root variable."""
+        r = self.rng.random()
+        if r < 0.06:
+            return ["--destroy"]
+        if r < 0.12:
+            return ["--refresh-only"]
+        if r < 0.2:
+            made = [
+                n
+                for n, res in first["resources"].items()
+                if n in v["resources"] and res["repetition"] in (None, ("count", 1))
+                and res["repetition"] == v["resources"][n]["repetition"]
+            ]
+            if made:
+                name = self.rng.choice(sorted(made))
+                key = "" if v["resources"][name]["repetition"] is None else "[0]"
+                return [f"--replace=terraform_data.{name}{key}"]
+        if r < 0.3:
+            simple = [
+                n
+                for n, var in v["variables"].items()
+                if var["type"] in ("string", "number", "list(string)")
+            ]
+            if simple:
+                name = self.rng.choice(sorted(simple))
+                value = self.value_of(v["variables"][name]["type"])
+                if isinstance(value, list):
+                    value = "[" + ", ".join(f'"{w}"' for w in value) + "]"
+                return [f"--var={name}={value}"]
+        return []
+
+    def change_peer(self, v):
+        """The state file the terraform_remote_state data source reads changes."""
+        if v["peer"]:
+            v["peer"] = dict(v["peer"], word=self.word())
 
     def pick_resource(self, v):
         names = sorted(v["resources"])
@@ -119,7 +159,7 @@ class Changes:
         elif repetition[0] == "count" and repetition[1] > 0:
             v["imports"].append((f"terraform_data.{name}[0]", self.word()))
         elif repetition[0] == "for_each" and repetition[1]:
-            key = repetition[1][0]
+            key = sorted(repetition[1])[0]
             v["imports"].append((f'terraform_data.{name}["{key}"]', self.word()))
 
     def change_repetition(self, v):
@@ -134,20 +174,23 @@ class Changes:
             res["repetition"] = None
         elif old[0] == "count":
             res["repetition"] = ("count", self.rng.randint(0, 3))
+        elif old[0] == "for_each_var":
+            res["repetition"] = None
         else:
             keys = {self.word() for _ in range(self.rng.randint(0, 3))}
             res["repetition"] = ("for_each", sorted(keys))
-        # each.key and count.index only where they mean something.
+        # each and count.index only where they mean something.
         context = repetition_context(res["repetition"])
         for key in ("input", "triggers_replace"):
-            if key in res and res[key][0] == "raw" and context != (
-                "for_each" if res[key][1] == "each.key" else "count"
+            if key in res and any(
+                context != ("count" if r == "count.index" else "for_each")
+                for r in raw_parts(res[key])
             ):
                 res[key] = self.literal()
         for which in ("override_native", "override_json"):
             body = v[which].get(("resource", name), {})
             for key, e in body.items():
-                if e[0] == "raw":
+                if raw_parts(e):
                     body[key] = self.literal()
 
     def toggle_lifecycle(self, v):
@@ -156,14 +199,20 @@ class Changes:
             return
         life = v["resources"][name]["lifecycle"]
         setting = self.rng.choice(
-            ["create_before_destroy", "ignore_changes", "replace_triggered_by", "condition"]
+            [
+                "create_before_destroy",
+                "ignore_changes",
+                "replace_triggered_by",
+                "condition",
+                "prevent_destroy",
+            ]
         )
         if setting == "condition":
             holds = self.chance(0.5)
             v["resources"][name]["conditions"].append(self.condition(v, "precondition", holds))
         elif setting in life:
             del life[setting]
-        elif setting == "create_before_destroy":
+        elif setting in ("create_before_destroy", "prevent_destroy"):
             life[setting] = True
         elif setting == "ignore_changes":
             life[setting] = self.rng.choice(["all", ["input"], ["triggers_replace"]])
@@ -179,8 +228,10 @@ class Changes:
             return
         name = self.rng.choice(sorted(v["modules"]))
         mod = v["modules"][name]
-        what = self.rng.choice(["in", "n", "rename", "repetition"])
-        if what == "in":
+        what = self.rng.choice(["in", "n", "rename", "repetition", "nested"])
+        if what == "nested":
+            v["nested"] = not v["nested"]
+        elif what == "in":
             mod["in"] = self.literal()
         elif what == "n":
             mod["n"] = self.rng.randint(0, 3)
@@ -194,9 +245,11 @@ class Changes:
 
     def change_outputs(self, v):
         if v["outputs"] and self.chance(0.5):
-            del v["outputs"][self.rng.choice(sorted(v["outputs"]))]
+            name = self.rng.choice(sorted(v["outputs"]))
+            del v["outputs"][name]
+            v["output_conditions"].pop(name, None)
         else:
-            self.add_output(v)
+            self.add_output(v, holds=self.chance(0.8))
 
     def change_overrides(self, v):
         for which in ("override_native", "override_json"):

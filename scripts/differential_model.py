@@ -53,3 +53,14 @@ def repetition_context(repetition):
     if repetition is None:
         return None
     return "count" if repetition[0] == "count" else "for_each"
+
+
+def raw_parts(e):
+    """The texts used as written (`each.key`, `count.index`, ...) anywhere in `e`."""
+    if e[0] == "raw":
+        return [e[1]]
+    if e[0] in ("call", "op"):
+        return [r for a in e[2] for r in raw_parts(a)]
+    if e[0] == "tmpl":
+        return [r for p in e[1] if not isinstance(p, str) for r in raw_parts(p)]
+    return []
