@@ -35,6 +35,7 @@ mod managed;
 mod ordering;
 mod outputs;
 mod refactoring;
+mod remote_state;
 mod scope;
 mod values;
 
