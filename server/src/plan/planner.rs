@@ -281,15 +281,21 @@ impl<'a> Planner<'a> {
                 self.warnings.borrow_mut().push(w);
             }
         }
-        let mut changes = self.changes.take();
-        changes.sort_by(|a, b| {
+        let order = |a: &ResourceChange, b: &ResourceChange| {
             compare_instances(&a.addr, &b.addr).then_with(|| {
                 a.deposed
                     .as_deref()
                     .unwrap_or("")
                     .cmp(b.deposed.as_deref().unwrap_or(""))
             })
-        });
+        };
+        let mut changes = self.changes.take();
+        changes.sort_by(order);
+        let mut drift = match self.options.mode {
+            PlanMode::RefreshOnly => self.moved_drift(),
+            _ => Vec::new(),
+        };
+        drift.sort_by(order);
         let errors = self.errors.take();
         let mut warnings = self.warnings.take();
         let forgotten: Vec<String> = changes
@@ -307,6 +313,7 @@ impl<'a> Planner<'a> {
             mode: self.options.mode,
             planned: true,
             changes,
+            drift,
             outputs: self.output_changes(state),
             errors,
             warnings,
