@@ -10,16 +10,22 @@ Terraform's plan of the fixture with `scripts/record-plan.py` (its `terraform-pl
 `terraform-plan.txt` and `terraform-configuration.json`), so a failing seed saved under
 `fixtures/differential/diff-SEED/` needs no Terraform to be tested again.
 
-Everything is built on `terraform_data`, which Terraform's built-in provider serves, so
-nothing is downloaded. A configuration holds variables of every type constraint, locals,
-outputs, resources with and without `count`/`for_each`, references between them,
-`lifecycle` (`create_before_destroy`, `ignore_changes`, `replace_triggered_by`,
-preconditions and postconditions), `depends_on`, `check` blocks, a local child module
-called with `count` or `for_each`, and override files in both syntaxes (`override.tf`,
-`x_override.tf.json`). The second version changes values, deletes arguments, adds,
-deletes, renames (with `moved`, or without), forgets (`removed`) and imports resources,
-changes repetition (implied moves between no `count` and `count`), and toggles lifecycle
-settings. References only point backwards, so the configurations have no cycles, and the
+Everything is built on `terraform_data` and the built-in `terraform_remote_state` data
+source (`local` backend, reading a `peer.tfstate` beside the module), which Terraform's
+built-in provider serves, so nothing is downloaded. A configuration holds variables of
+every type constraint, locals, outputs (some with preconditions), resources with and
+without `count`/`for_each` (over a set, a map, or a variable), references between them,
+expressions around others (conditionals, object and tuple constructors, `for`, `try`,
+`merge`, `sensitive`), `lifecycle` (`create_before_destroy`, `ignore_changes`,
+`replace_triggered_by`, preconditions and postconditions), `depends_on`, `check` blocks,
+a local child module called with `count` or `for_each` (which may call a grandchild), and
+override files in both syntaxes (`override.tf`, `x_override.tf.json`). The second version
+(`differential_changes.py`) changes values, deletes arguments, adds, deletes, renames
+(with `moved`, or without), forgets (`removed`) and imports resources, changes repetition
+(implied moves between no `count` and `count`), toggles lifecycle settings (also
+`prevent_destroy`), changes the peer state, and may plan with flags (`args`: `-destroy`,
+`-refresh-only`, `-replace`, `-var`). Not generated: `dynamic` blocks and nested blocks of
+any kind (no type the built-in provider serves has them). References only point backwards, so the configurations have no cycles, and the
 first version always applies (its conditions hold, sensitive values leave only through
 sensitive outputs); most second versions plan, and the few that do not compare their errors
 (an import whose resource a later change deleted, a condition that fails).
