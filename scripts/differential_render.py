@@ -12,7 +12,12 @@ differently:
   ("mod", name, output)     a module call's output, through its instances if repeated
   ("call", fn, [args])      a function call
   ("tmpl", [parts])         a template: strings and expressions
+  ("op", form, [operands])  an expression around others: `form` with `{0}`, `{1}` for them
+  ("data", output)          an output of the terraform_remote_state data source `peer`
   ("raw", text)             text used as written (each.key, count.index, ...)
+
+A resource's repetition is None, ("count", n), ("for_each", keys or a map) or
+("for_each_var", variable).
 """
 
 import json
@@ -50,6 +55,10 @@ class Renderer:
             return e[1]
         if kind == "call":
             return f"{e[1]}(" + ", ".join(self.expr(a) for a in e[2]) + ")"
+        if kind == "op":
+            return e[1].format(*(self.expr(a) for a in e[2]))
+        if kind == "data":
+            return f"data.terraform_remote_state.peer.outputs.{e[1]}"
         if kind == "tmpl":
             return '"' + "".join(
                 p if isinstance(p, str) else "${" + self.expr(p) + "}" for p in e[1]
@@ -85,6 +94,10 @@ def render_resource(r, name, res, override=None):
         repetition = res["repetition"]
         if repetition and repetition[0] == "count":
             lines.append(f"  count = {repetition[1]}")
+        elif repetition and repetition[0] == "for_each_var":
+            lines.append(f"  for_each = var.{repetition[1]}")
+        elif repetition and isinstance(repetition[1], dict):
+            lines.append(f"  for_each = {hcl_literal(repetition[1])}")
         elif repetition:
             lines.append(f"  for_each = toset({hcl_literal(repetition[1])})")
         body = res
@@ -103,6 +116,8 @@ def render_resource(r, name, res, override=None):
             if "create_before_destroy" in life:
                 flag = hcl_literal(life["create_before_destroy"])
                 lines.append(f"    create_before_destroy = {flag}")
+            if "prevent_destroy" in life:
+                lines.append(f"    prevent_destroy = {hcl_literal(life['prevent_destroy'])}")
             if "ignore_changes" in life:
                 ignored = life["ignore_changes"]
                 listed = ignored if ignored == "all" else "[" + ", ".join(ignored) + "]"
@@ -153,6 +168,8 @@ def render_main(v):
         parts.append(
             "locals {\n" + "".join(f"  {n} = {r.expr(e)}\n" for n, e in v["locals"].items()) + "}"
         )
+    if v["peer"]:
+        parts.append(PEER_DATA)
     parts += [render_resource(r, n, res) for n, res in v["resources"].items()]
     for name, mod in v["modules"].items():
         lines = [f'module "{name}" {{', '  source = "./modules/child"']
@@ -165,6 +182,13 @@ def render_main(v):
         parts.append("\n".join(lines))
     for name, e in v["outputs"].items():
         sensitive = "  sensitive = true\n" if name in v["sensitive_outputs"] else ""
+        condition = v["output_conditions"].get(name)
+        if condition:
+            _, check, message = condition
+            sensitive += (
+                f"  precondition {{\n    condition     = {r.expr(check)}\n"
+                f"    error_message = {json.dumps(message)}\n  }}\n"
+            )
         parts.append(f'output "{name}" {{\n  value = {r.expr(e)}\n{sensitive}}}')
     for name, (_, condition, message) in v["checks"].items():
         parts.append(
@@ -209,6 +233,58 @@ def render_json_override(v):
     return json.dumps(doc, indent=2) + "\n" if doc else None
 
 
+PEER_DATA = """data "terraform_remote_state" "peer" {
+  backend = "local"
+  config = {
+    path = "${path.module}/peer.tfstate"
+  }
+}"""
+
+
+def peer_state(outputs):
+    """The state file the data source `peer` reads: only outputs."""
+    return json.dumps(
+        {
+            "version": 4,
+            "terraform_version": "1.11.4",
+            "serial": 1,
+            "lineage": "differential-peer",
+            "outputs": {
+                name: {"value": value, "type": "string" if isinstance(value, str) else ["list", "string"]}
+                for name, value in sorted(outputs.items())
+            },
+            "resources": [],
+            "check_results": None,
+        },
+        indent=2,
+    ) + "\n"
+
+
+NESTED = """
+module "g" {
+  source = "./grand"
+  count  = var.n > 0 ? 1 : 0
+  in     = var.in
+}
+
+output "deep" {
+  value = module.g[*].out
+}
+"""
+
+GRANDCHILD = """variable "in" {
+  type = any
+}
+
+resource "terraform_data" "g" {
+  input = var.in
+}
+
+output "out" {
+  value = terraform_data.g.output
+}
+"""
+
 CHILD = """variable "in" {
   type = any
 }
@@ -238,5 +314,13 @@ def write_version(v, target):
     if overriding:
         (target / "x_override.tf.json").write_text(overriding)
     if v["modules"]:
-        (target / "modules" / "child").mkdir(parents=True, exist_ok=True)
-        (target / "modules" / "child" / "main.tf").write_text(CHILD)
+        child = target / "modules" / "child"
+        child.mkdir(parents=True, exist_ok=True)
+        (child / "main.tf").write_text(CHILD + (NESTED if v["nested"] else ""))
+        if v["nested"]:
+            (child / "grand").mkdir(exist_ok=True)
+            (child / "grand" / "main.tf").write_text(GRANDCHILD)
+    if v["peer"]:
+        (target / "peer.tfstate").write_text(peer_state(v["peer"]))
+    if v["args"]:
+        (target / "args").write_text("".join(f"{a}\n" for a in v["args"]))

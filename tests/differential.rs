@@ -14,7 +14,8 @@
 //!   `python3` it prints `SKIPPED`, unless `STRATA_REQUIRE_TERRAFORM=1` makes that a
 //!   failure. `STRATA_DIFFERENTIAL_SEEDS=FIRST-LAST` runs another range, and
 //!   `STRATA_DIFFERENTIAL_REPORT=FILE` writes every seed's differences there as JSON lines
-//!   (for the pass rate over a large range).
+//!   (for the pass rate over a large range); `STRATA_DIFFERENTIAL_RECORDINGS=DIR` keeps
+//!   the recordings in DIR and compares those already there without recording them again.
 //!
 //! `fixtures/differential/PENDING` lists where Strata does not match Terraform yet, one
 //! aspect of one seed a line (`diff-SEED ASPECT why`), for the saved fixtures and the seeds
@@ -211,9 +212,19 @@ fn random_configurations_plan_as_terraform_plans() {
 }
 
 /// Writes and records one seed in a scratch directory, and compares Strata's plan of it.
+/// With `STRATA_DIFFERENTIAL_RECORDINGS=DIR` the seed is recorded into `DIR/diff-SEED`
+/// and kept there: a seed already recorded there is compared again without Terraform
+/// (the generator must not have changed since).
 fn compare_seed(seed: u64) -> Vec<Difference> {
     let scratch = TempDir::new(&format!("differential-{seed}"));
-    let dir = scratch.path().join(format!("diff-{seed}"));
+    let kept = std::env::var_os("STRATA_DIFFERENTIAL_RECORDINGS").map(PathBuf::from);
+    let dir = kept
+        .as_deref()
+        .unwrap_or(scratch.path())
+        .join(format!("diff-{seed}"));
+    if dir.join("terraform-plan.json").is_file() {
+        return compare_recorded(&dir);
+    }
     let out = Command::new("python3")
         .arg(repository().join("scripts/differential.py"))
         .args(["--record", &seed.to_string(), &dir.to_string_lossy()])
@@ -225,9 +236,14 @@ fn compare_seed(seed: u64) -> Vec<Difference> {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    compare_recorded(&dir)
+}
+
+/// Strata's plan of a recorded seed's folder against the recording.
+fn compare_recorded(dir: &Path) -> Vec<Difference> {
     let text = std::fs::read_to_string(dir.join("terraform-plan.json")).expect("a recording");
     let recorded: Value = serde_json::from_str(&text).expect("a recording is JSON");
-    all_differences(&dir, &recorded)
+    all_differences(dir, &recorded)
 }
 
 /// `BUDGET`, or the range `STRATA_DIFFERENTIAL_SEEDS` (`FIRST-LAST`) names.

@@ -8,6 +8,7 @@
 //! decide is taken from `providers`. `output` writes the plan as JSON and as text.
 
 mod address;
+mod drift;
 mod move_graph;
 mod move_validation;
 mod moves;
@@ -211,6 +212,9 @@ pub struct Plan {
     pub planned: bool,
     /// Every planned change.
     pub changes: Vec<ResourceChange>,
+    /// What a refresh-only plan reports as changed outside of Terraform: the objects
+    /// that moved (`resource_drift`), sorted as the changes.
+    pub drift: Vec<ResourceChange>,
     /// The root module's output changes, by name.
     pub outputs: Vec<OutputChange>,
     /// Errors: when there are any, the plan cannot be applied.

@@ -115,7 +115,7 @@ impl Planner<'_> {
 
     /// The schema of a removed object's type, for its text: its resource's provider
     /// when it is still configured, else the provider its type implies in its module.
-    fn removal_schema(
+    pub(super) fn removal_schema(
         &self,
         o: &Object,
         config: Option<&(std::sync::Arc<MergedModule>, Resource)>,

@@ -35,12 +35,17 @@ pub fn plan_json(plan: &Plan, range: RangeOf) -> Json {
         .iter()
         .map(|o| (o.name.clone(), output_change_json(o)))
         .collect();
-    json!({
+    let mut json = json!({
         "resource_changes": changes,
         "output_changes": outputs,
         "errors": diags(&plan.errors),
         "warnings": diags(&plan.warnings),
-    })
+    });
+    // Left out when empty, as `show -json` leaves it out.
+    if !plan.drift.is_empty() {
+        json["resource_drift"] = plan.drift.iter().map(change_json).collect();
+    }
+    json
 }
 
 /// One output's change as `show -json` writes it: `after` left out when it is wholly

@@ -35,6 +35,7 @@ mod managed;
 mod ordering;
 mod outputs;
 mod refactoring;
+mod remote_state;
 mod scope;
 mod values;
 
@@ -254,23 +255,30 @@ impl<'a> Planner<'a> {
                 self.walk_nodes();
                 self.changes.borrow_mut().clear();
             }
-            PlanMode::Destroy => self.plan_destroy(),
+            PlanMode::Destroy => {
+                // Terraform refreshes before a destroy with a normal plan of the
+                // configuration (`PreDestroyRefresh`, conditions only warning): its errors
+                // fail the destroy, alone; its warnings and changes are dropped, and the
+                // values it evaluated (the outputs the refresh stores) stay.
+                if let Some(failed) = self.plan_normal() {
+                    return failed;
+                }
+                let errors = self.errors.take();
+                if !errors.is_empty() {
+                    return Plan {
+                        mode: self.options.mode,
+                        planned: true,
+                        errors,
+                        ..Plan::default()
+                    };
+                }
+                self.changes.borrow_mut().clear();
+                self.warnings.borrow_mut().clear();
+                self.plan_destroy();
+            }
             PlanMode::Normal => {
-                self.collect_imports();
-                self.walk_nodes();
-                self.plan_orphans();
-                // Import targets without configuration, then invalid move statements,
-                // are the likely cause of anything else the plan found: Terraform
-                // reports them alone.
-                for invalid in [self.validate_imports(), self.validate_moves()] {
-                    if !invalid.is_empty() {
-                        return Plan {
-                            mode: self.options.mode,
-                            planned: true,
-                            errors: invalid,
-                            ..Plan::default()
-                        };
-                    }
+                if let Some(failed) = self.plan_normal() {
+                    return failed;
                 }
                 self.replace_warnings();
             }
@@ -280,15 +288,21 @@ impl<'a> Planner<'a> {
                 self.warnings.borrow_mut().push(w);
             }
         }
-        let mut changes = self.changes.take();
-        changes.sort_by(|a, b| {
+        let order = |a: &ResourceChange, b: &ResourceChange| {
             compare_instances(&a.addr, &b.addr).then_with(|| {
                 a.deposed
                     .as_deref()
                     .unwrap_or("")
                     .cmp(b.deposed.as_deref().unwrap_or(""))
             })
-        });
+        };
+        let mut changes = self.changes.take();
+        changes.sort_by(order);
+        let mut drift = match self.options.mode {
+            PlanMode::RefreshOnly => self.moved_drift(),
+            _ => Vec::new(),
+        };
+        drift.sort_by(order);
         let errors = self.errors.take();
         let mut warnings = self.warnings.take();
         let forgotten: Vec<String> = changes
@@ -306,10 +320,32 @@ impl<'a> Planner<'a> {
             mode: self.options.mode,
             planned: true,
             changes,
+            drift,
             outputs: self.output_changes(state),
             errors,
             warnings,
         }
+    }
+
+    /// A normal plan's walk: imports, every module instance, the objects no longer
+    /// configured. Import targets without configuration, then invalid move statements,
+    /// are the likely cause of anything else the plan found: Terraform reports them
+    /// alone, as the plan this returns.
+    fn plan_normal(&self) -> Option<Plan> {
+        self.collect_imports();
+        self.walk_nodes();
+        self.plan_orphans();
+        for invalid in [self.validate_imports(), self.validate_moves()] {
+            if !invalid.is_empty() {
+                return Some(Plan {
+                    mode: self.options.mode,
+                    planned: true,
+                    errors: invalid,
+                    ..Plan::default()
+                });
+            }
+        }
+        None
     }
 
     /// Plans every resource, check block and output of every module instance.

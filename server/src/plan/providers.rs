@@ -19,9 +19,15 @@ use crate::types::Type;
 /// `input`, `output` and `triggers_replace`).
 pub fn decode_prior(type_name: &str, attributes: &serde_json::Value) -> Value {
     let mut value = Value::from_json(attributes);
-    if type_name == "terraform_data" {
+    // Attributes of dynamic type are stored with their type (`{"value", "type"}`).
+    let dynamic: &[&str] = match type_name {
+        "terraform_data" => &["input", "output", "triggers_replace"],
+        "terraform_remote_state" => &["config", "defaults", "outputs"],
+        _ => &[],
+    };
+    if !dynamic.is_empty() {
         if let Value::Object(map) = &mut value {
-            for name in ["input", "output", "triggers_replace"] {
+            for &name in dynamic {
                 if let Some(inner) = attributes.get(name).and_then(unwrap_dynamic) {
                     map.insert(name.to_string(), inner);
                 }
@@ -112,6 +118,14 @@ fn schema(type_name: &str) -> Option<Schema> {
             replace: Replace::Only(&["triggers"]),
             arguments: &["triggers"],
             dynamic: &[],
+        }),
+        // The builtin provider's data source: the object read is whole (Terraform's
+        // `dataSourceRemoteStateRead` sets every attribute).
+        "terraform_remote_state" => Some(Schema {
+            computed: &["outputs"],
+            replace: Replace::Only(&[]),
+            arguments: &["backend", "config", "defaults", "workspace"],
+            dynamic: &["config", "defaults", "outputs"],
         }),
         "random_id" => s(&["id", "b64_url", "b64_std", "hex", "dec"], Replace::All),
         "random_string" => s(&["id", "result"], Replace::All),

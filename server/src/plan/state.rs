@@ -113,6 +113,8 @@ pub struct State {
 pub struct StateOutput {
     /// The value.
     pub value: Value,
+    /// Its type, as cty's JSON type (`"string"`, `["list", "string"]`), when recorded.
+    pub type_: Option<Value>,
     /// Whether it is sensitive.
     pub sensitive: bool,
 }
@@ -217,6 +219,8 @@ struct RawState {
 #[derive(Deserialize)]
 struct RawOutput {
     value: Value,
+    #[serde(rename = "type")]
+    type_: Option<Value>,
     #[serde(default)]
     sensitive: bool,
 }
@@ -309,6 +313,7 @@ pub fn parse_state(text: &str, file: &str) -> Result<State, StateError> {
                     k,
                     StateOutput {
                         value: o.value,
+                        type_: o.type_,
                         sensitive: o.sensitive,
                     },
                 )

@@ -21,7 +21,11 @@ impl Planner<'_> {
         summary: &str,
     ) -> bool {
         let assertion = summary.starts_with("Check block");
-        let warns = assertion || self.options.mode == PlanMode::RefreshOnly;
+        // A refresh-only plan only warns; so does the refresh before a destroy of a
+        // resource's conditions (`preDestroyRefresh`), not of an output's.
+        let warns = assertion
+            || self.options.mode == PlanMode::RefreshOnly
+            || self.options.mode == PlanMode::Destroy && summary.starts_with("Resource");
         let m = self.node(node).merged.clone();
         let mut failed = false;
         for c in blocks {

@@ -1,6 +1,7 @@
 //! Data resource instances (spec §4.7): read during the plan when their configuration is
 //! known and nothing they depend on changes, deferred to apply otherwise.
 
+use super::remote_state::REMOTE_STATE;
 use super::{declared_at, Bindings, Planned, Planner};
 use crate::eval::Value;
 use crate::merge::Resource;
@@ -81,19 +82,25 @@ impl Planner<'_> {
                     .mark_with_paths(&config_marks),
             };
         }
-        // Read now: Strata cannot read, so it reuses the last result when the arguments are
-        // the ones it was read with.
-        let prior = self
-            .current
-            .get(addr)
-            .map(|&i| {
-                decode_prior(
-                    &addr.resource.type_name,
-                    &self.objects[i].instance.attributes,
-                )
-            })
-            .filter(|p| !crate::plan::providers::differs(&config, p, true));
-        let after = prior
+        // Read now: the local backend's state Strata reads itself; other data sources it
+        // cannot read, so it reuses the last result when the arguments are the ones it
+        // was read with.
+        let read = (addr.resource.type_name == REMOTE_STATE)
+            .then(|| self.read_remote_state(node, r, &config))
+            .flatten();
+        let prior = || {
+            self.current
+                .get(addr)
+                .map(|&i| {
+                    decode_prior(
+                        &addr.resource.type_name,
+                        &self.objects[i].instance.attributes,
+                    )
+                })
+                .filter(|p| !crate::plan::providers::differs(&config, p, true))
+        };
+        let after = read
+            .or_else(prior)
             .unwrap_or_else(|| {
                 // Terraform would read it now; Strata knows only the arguments.
                 self.unread.set(true);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::expansion::assemble;
 use super::scope::{block_values, literal_bool, InstanceScope};
 use super::{declared_at, Bindings, Memo, Planned, Planner, Repetition};
-use crate::eval::Value;
+use crate::eval::{MarkedPaths, Marks, PathStep, Value};
 use crate::merge::{MergedBody, MergedModule, Mode, Resource, ResourceKey};
 use crate::module::Dialect;
 use crate::plan::address::{InstanceAddr, ResourceAddr};
@@ -197,9 +197,15 @@ impl Planner<'_> {
             .or(imported);
         let tainted = prior.is_some_and(|o| o.instance.status == InstanceStatus::Tainted);
         let planning_prior = if tainted { None } else { prior_value.clone() };
-        let ignored = match &planning_prior {
-            Some(p) => self.ignore_changes(node, r, &config, p),
-            None => config.clone(),
+        let prior_marks = prior.map_or(&[][..], |o| &o.instance.sensitive_paths);
+        // `processIgnoreChanges` works on the marked values: an ignored attribute keeps
+        // the prior value with the prior's marks, and those are the planned object's.
+        let (ignored, marks) = match &planning_prior {
+            Some(p) => {
+                let (ignored, taken) = self.ignore_changes(node, r, &config, p);
+                (ignored, taken.marks(&config_marks, prior_marks))
+            }
+            None => (config.clone(), config_marks.clone()),
         };
         let schema = self.resource_schema(node, r);
         let proposal = propose(
@@ -233,8 +239,7 @@ impl Planner<'_> {
         } else {
             proposal.after.clone()
         }
-        .mark_with_paths(&config_marks);
-        let prior_marks = prior.map_or(&[][..], |o| &o.instance.sensitive_paths);
+        .mark_with_paths(&marks);
         let before = if unread_import {
             Some(after.clone())
         } else {
@@ -338,25 +343,27 @@ impl Planner<'_> {
     }
 
     /// `ignore_changes` (spec §4.5 step 6): the prior value put back into the
-    /// configuration for every listed path; `all` uses the prior object whole.
+    /// configuration for every listed path; `all` uses the prior object whole. Also
+    /// which paths were taken from the prior.
     pub(super) fn ignore_changes(
         &self,
         node: usize,
         r: &Resource,
         config: &Value,
         prior: &Value,
-    ) -> Value {
+    ) -> (Value, Ignored) {
         if r.lifecycle.ignore_all_changes.is_some() {
-            return prior.clone();
+            return (prior.clone(), Ignored::All);
         }
         let Some(list) = &r.lifecycle.ignore_changes else {
-            return config.clone();
+            return (config.clone(), Ignored::Paths(Vec::new()));
         };
         // `hcl.ExprList`, then each element a relative traversal (a JSON string read as one).
         let Some(items) = list.expr().static_list() else {
-            return config.clone();
+            return (config.clone(), Ignored::Paths(Vec::new()));
         };
         let mut out = config.clone();
+        let mut taken = Vec::new();
         for item in items {
             let item = match item.is_json() {
                 true => item.static_traversal(),
@@ -365,9 +372,10 @@ impl Planner<'_> {
             if let Some(path) = item.and_then(|i| static_path(&i, self, node)) {
                 let prior_at = get_path(prior, &path);
                 set_path(&mut out, &path, prior_at);
+                taken.push(path);
             }
         }
-        out
+        (out, Ignored::Paths(taken))
     }
 
     /// Whether any `replace_triggered_by` reference of the instance fires (spec §4.6).
@@ -448,6 +456,39 @@ impl Planner<'_> {
                 });
         }
         fired
+    }
+}
+
+/// What `ignore_changes` took from the prior object: all of it, or the values at paths.
+pub(super) enum Ignored {
+    All,
+    Paths(Vec<Vec<String>>),
+}
+
+impl Ignored {
+    /// The planned object's marks: the configuration's, except under the paths taken
+    /// from the prior, which carry the prior's marks there.
+    fn marks(
+        &self,
+        config: &[(Vec<PathStep>, Marks)],
+        prior: &[(Vec<PathStep>, Marks)],
+    ) -> MarkedPaths {
+        let paths = match self {
+            Ignored::All => return prior.to_vec(),
+            Ignored::Paths(paths) => paths,
+        };
+        let under = |marked: &[PathStep]| {
+            paths.iter().any(|p| {
+                p.len() <= marked.len()
+                    && p.iter().zip(marked).all(|(name, step)| match step {
+                        PathStep::Key(k) => k == name,
+                        PathStep::Index(i) => name.parse() == Ok(*i),
+                    })
+            })
+        };
+        let kept = config.iter().filter(|(p, _)| !under(p));
+        let taken = prior.iter().filter(|(p, _)| under(p));
+        kept.chain(taken).cloned().collect()
     }
 }
 

@@ -58,8 +58,19 @@ pub fn render_text(plan: &Plan, dialect: Dialect, place: PlaceOf) -> String {
     }
     let outputs = outputs(plan);
     let errored = plan.planned && !plan.errors.is_empty();
+    let drifted = drift(&mut out, plan, tool);
     if changes.is_empty() && outputs.is_empty() && plan.planned {
-        no_changes(&mut out, plan.mode, errored, tool);
+        // A refresh-only plan's drift paragraph says all there is to say.
+        if !(drifted && plan.mode == PlanMode::RefreshOnly && !errored) {
+            no_changes(&mut out, plan.mode, errored, tool);
+        }
+    } else if drifted {
+        out.push_str(&format!(
+            "
+{}
+",
+            "─".repeat(COLUMNS - 1)
+        ));
     }
     if !counts.is_empty() {
         out.push_str(&wrapped(&format!("\n{tool} used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:")));
@@ -108,6 +119,25 @@ pub fn render_text(plan: &Plan, dialect: Dialect, place: PlaceOf) -> String {
         }
     }
     diagnostics(out, plan, place)
+}
+
+/// The objects changed outside of Terraform, as a refresh-only plan shows them (its
+/// drift is only moved objects: `plan::drift`); whether there were any.
+fn drift(out: &mut String, plan: &Plan, tool: &str) -> bool {
+    if plan.drift.is_empty() || plan.mode != PlanMode::RefreshOnly {
+        return false;
+    }
+    out.push_str(&format!(
+        "\nNote: Objects have changed outside of {tool}\n\n"
+    ));
+    out.push_str(&wrapped(&format!("{tool} detected the following changes made outside of {tool} since the last \"terraform apply\" which may have affected this plan:")));
+    for c in &plan.drift {
+        out.push('\n');
+        out.push_str(&change_text(c, tool));
+        out.push('\n');
+    }
+    out.push_str(&wrapped(&format!("\n\nThis is a refresh-only plan, so {tool} will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the {tool} state without changing any remote objects.")));
+    true
 }
 
 /// Whether a change moves its object.
