@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::eval::{references, Reference};
 use crate::merge::{Mode, ResourceKey};
 use crate::module::SourceFile;
-use crate::syntax::{Block, Body, Span};
+use crate::syntax::{Block, Body, Span, Syntax};
 use crate::workspace::Workspace;
 
 use super::tfvars::{is_tfvars, tfvars_file, tfvars_files};
@@ -167,7 +167,7 @@ pub fn occurrences(ws: &Workspace, dir: &Path, target: &Target) -> Vec<Occurrenc
     if let Some(module) = ws.module(dir) {
         for file in &module.sources {
             declarations(file, target, &mut out);
-            each_reference(&file.syntax.body, &mut |r| {
+            each_reference_naming(file, target.name(), &mut |r| {
                 if reference_target(r).as_ref() == Some(target) {
                     push_reference(file, r, target, &mut out);
                 }
@@ -247,7 +247,7 @@ fn caller_occurrences(file: &SourceFile, call: &str, target: &Target, out: &mut 
                 }
             }
         }
-        Target::Output(name) => each_reference(&file.syntax.body, &mut |r| {
+        Target::Output(name) => each_reference_naming(file, name, &mut |r| {
             if output_of_call(r).is_some_and(|(c, o)| c == call && o == name) {
                 if let Some(span) =
                     ident_at(&file.text, r.span, 2).filter(|s| span_is(file, *s, name))
@@ -271,6 +271,29 @@ fn each_reference(body: &Body, f: &mut impl FnMut(&Reference)) {
     }
     for b in &body.blocks {
         each_reference(&b.body, f);
+    }
+}
+
+/// [`each_reference`] over the parts of `file` that can hold an occurrence of `name`: an
+/// occurrence is only ever where its name is written (`reference_name`), so a file whose
+/// text lacks the name is skipped, and so is a top-level block of the current native
+/// parse whose text lacks it (one kept from an older parse has approximate spans and is
+/// always read). Reading every expression of a large module is most of a request's work.
+fn each_reference_naming(file: &SourceFile, name: &str, f: &mut impl FnMut(&Reference)) {
+    let finder = memchr::memmem::Finder::new(name.as_bytes());
+    if finder.find(file.text.as_bytes()).is_none() {
+        return;
+    }
+    let body = &file.syntax.body;
+    for a in &body.attributes {
+        references(&a.expr).iter().for_each(&mut *f);
+    }
+    let exact = file.syntax.syntax == Syntax::Native;
+    for b in &body.blocks {
+        let written = file.text.get(b.span.range()).filter(|_| exact && !b.stale);
+        if written.is_none_or(|w| finder.find(w.as_bytes()).is_some()) {
+            each_reference(&b.body, f);
+        }
     }
 }
 

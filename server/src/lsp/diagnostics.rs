@@ -16,7 +16,6 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
-use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
 use tower_lsp_server::Client;
 
@@ -27,6 +26,7 @@ use crate::cancel::Cancel;
 use crate::check::{check_module, Diagnostic, Severity};
 use crate::module::Module;
 use crate::syntax::Span;
+use crate::text::lines::LineIndex;
 use crate::workspace::{CallCycles, ModuleRoles, Workspace};
 
 /// Whether `module` is still the current snapshot of its directory.
@@ -70,6 +70,7 @@ async fn publish_module(
     }
     let all: Vec<Diagnostic> = all.into_iter().filter_map(|d| placed(d, module)).collect();
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
+    let mut lines = Lines::default();
     for d in &all {
         by_file.entry(d.path.as_path()).or_default().push(d);
     }
@@ -87,10 +88,9 @@ async fn publish_module(
             // A closed file that had and has nothing to report needs no notification.
             continue;
         }
-        let rope = Rope::from_str(&source.text);
         let diagnostics = found
             .into_iter()
-            .map(|d| to_lsp(d, &rope, encoding, module))
+            .map(|d| to_lsp(d, &mut lines, encoding, module))
             .collect();
         client
             .publish_diagnostics(uri, diagnostics, source.version)
@@ -146,9 +146,33 @@ fn placed(d: Diagnostic, module: &Module) -> Option<Diagnostic> {
     Some(Diagnostic { path, span, ..d })
 }
 
+/// The line starts of the module's files, each found once per publish: a module's
+/// diagnostics point into its files many times (related places among them).
+#[derive(Default)]
+struct Lines(HashMap<PathBuf, LineIndex>);
+
+impl Lines {
+    /// `span` of the module's file at `path` as an LSP range; `None` for a path that is
+    /// not one of the module's files.
+    fn range(
+        &mut self,
+        module: &Module,
+        path: &Path,
+        span: Span,
+        encoding: crate::text::PositionEncoding,
+    ) -> Option<lsp::Range> {
+        let source = module.sources.iter().find(|s| s.path == path)?;
+        let lines = self
+            .0
+            .entry(path.to_path_buf())
+            .or_insert_with(|| LineIndex::new(&source.text));
+        Some(convert::range_by_lines(lines, &source.text, span, encoding))
+    }
+}
+
 fn to_lsp(
     d: &Diagnostic,
-    rope: &Rope,
+    lines: &mut Lines,
     encoding: crate::text::PositionEncoding,
     module: &Module,
 ) -> lsp::Diagnostic {
@@ -156,19 +180,19 @@ fn to_lsp(
         .related
         .iter()
         .filter_map(|r| {
-            let source = module.sources.iter().find(|s| s.path == r.path)?;
-            let rope = Rope::from_str(&source.text);
             Some(lsp::DiagnosticRelatedInformation {
                 location: lsp::Location {
                     uri: convert::uri_of(&r.path)?,
-                    range: convert::range(&rope, r.span, encoding),
+                    range: lines.range(module, &r.path, r.span, encoding)?,
                 },
                 message: r.message.clone(),
             })
         })
         .collect();
     lsp::Diagnostic {
-        range: convert::range(rope, d.span, encoding),
+        range: lines
+            .range(module, &d.path, d.span, encoding)
+            .unwrap_or_default(),
         severity: Some(match d.severity {
             Severity::Error => lsp::DiagnosticSeverity::ERROR,
             Severity::Warning => lsp::DiagnosticSeverity::WARNING,

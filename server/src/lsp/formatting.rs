@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use ropey::Rope;
 use tower_lsp_server::ls_types::{self as lsp, TextEdit};
 
 use super::convert;
-use crate::ide::format::{self, NotFormatted};
-use crate::syntax::Span;
-use crate::text::{self, PositionEncoding};
+use crate::ide::format::{self, NotFormatted, SyntaxCheck};
+use crate::syntax::{Span, Syntax};
+use crate::text::lines::LineIndex;
+use crate::text::PositionEncoding;
 use crate::workspace::Workspace;
 
 /// What a formatting request asks for.
@@ -39,21 +39,32 @@ pub fn edits(
     if !format::is_formatted_file(&name) {
         return Ok(None);
     }
+    let file = ws.file(path);
     let Some(text) = ws
         .open_text(path)
-        .or_else(|| ws.file(path).map(|f| f.text.to_string()))
+        .or_else(|| file.as_ref().map(|f| f.text.to_string()))
     else {
         return Ok(None);
     };
-    let rope = Rope::from_str(&text);
-    let offset = |p: lsp::Position| text::byte_offset(&rope, convert::position_in(p), encoding);
+    // The workspace parsed this very text already: without errors, no need to parse it
+    // again before laying it out.
+    let check = match file {
+        Some(f)
+            if f.syntax.syntax == Syntax::Native && !f.syntax.has_errors() && *f.text == *text =>
+        {
+            SyntaxCheck::Passed
+        }
+        _ => SyntaxCheck::Needed,
+    };
+    let lines = LineIndex::new(&text);
+    let offset = |p: lsp::Position| lines.offset(&text, convert::position_in(p), encoding);
     let result = match request {
-        Request::Document => format::format(&text),
+        Request::Document => format::format_checked(&text, check),
         Request::Range(range) => {
-            format::format_range(&text, offset(range.start)..offset(range.end))
+            format::format_range(&text, offset(range.start)..offset(range.end), check)
         }
         Request::OnType(position, typed) => match typed.chars().next() {
-            Some(ch) => format::format_on_type(&text, offset(position), ch),
+            Some(ch) => format::format_on_type(&text, offset(position), ch, check),
             None => Ok(Vec::new()),
         },
     };
@@ -62,8 +73,9 @@ pub fn edits(
             edits
                 .into_iter()
                 .map(|edit| TextEdit {
-                    range: convert::range(
-                        &rope,
+                    range: convert::range_by_lines(
+                        &lines,
+                        &text,
                         Span::new(edit.range.start, edit.range.end),
                         encoding,
                     ),

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use tower_lsp_server::ls_types::{DocumentLink, Uri};
 
-use super::convert::{self, Ropes};
+use super::convert::{self, Texts};
 use crate::ide::links::{document_links, LinkTarget};
 use crate::text::PositionEncoding;
 use crate::workspace::Workspace;
@@ -13,7 +13,7 @@ use crate::workspace::Workspace;
 pub fn links(ws: &Workspace, path: &Path, encoding: PositionEncoding) -> Option<Vec<DocumentLink>> {
     let file = ws.file(path)?;
     let module = ws.module(path.parent()?)?;
-    let mut ropes = Ropes::new(ws);
+    let mut texts = Texts::new(ws);
     Some(
         document_links(ws, &file, &module)
             .into_iter()
@@ -23,7 +23,7 @@ pub fn links(ws: &Workspace, path: &Path, encoding: PositionEncoding) -> Option<
                     LinkTarget::Url(url) => url.parse::<Uri>().ok()?,
                 };
                 Some(DocumentLink {
-                    range: ropes.range(path, link.span, encoding)?,
+                    range: texts.range(path, link.span, encoding)?,
                     target: Some(target),
                     tooltip: None,
                     data: None,

@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
     TextEdit, WorkspaceEdit,
 };
 
-use super::convert::{self, Ropes};
+use super::convert::{self, Texts};
 use crate::ide::references::{highlights, occurrences, target_at};
 use crate::ide::rename::{self, RenameError};
 use crate::text::PositionEncoding;
@@ -23,8 +23,8 @@ pub fn references(
     include_declaration: bool,
     encoding: PositionEncoding,
 ) -> Option<Vec<Location>> {
-    let mut ropes = Ropes::new(ws);
-    let offset = ropes.offset(path, position, encoding)?;
+    let mut texts = Texts::new(ws);
+    let offset = texts.offset(path, position, encoding)?;
     let located = target_at(ws, path, offset)?;
     let found = occurrences(ws, &located.dir, &located.target);
     Some(
@@ -34,7 +34,7 @@ pub fn references(
             .filter_map(|o| {
                 Some(Location {
                     uri: convert::uri_of(&o.path)?,
-                    range: ropes.range(&o.path, o.span, encoding)?,
+                    range: texts.range(&o.path, o.span, encoding)?,
                 })
             })
             .collect(),
@@ -48,14 +48,14 @@ pub fn document_highlights(
     position: lsp::Position,
     encoding: PositionEncoding,
 ) -> Option<Vec<DocumentHighlight>> {
-    let mut ropes = Ropes::new(ws);
-    let offset = ropes.offset(path, position, encoding)?;
+    let mut texts = Texts::new(ws);
+    let offset = texts.offset(path, position, encoding)?;
     Some(
         highlights(ws, path, offset)
             .into_iter()
             .filter_map(|o| {
                 Some(DocumentHighlight {
-                    range: ropes.range(path, o.span, encoding)?,
+                    range: texts.range(path, o.span, encoding)?,
                     kind: Some(match o.declaration {
                         true => DocumentHighlightKind::WRITE,
                         false => DocumentHighlightKind::READ,
@@ -73,11 +73,11 @@ pub fn prepare_rename(
     position: lsp::Position,
     encoding: PositionEncoding,
 ) -> Option<PrepareRenameResponse> {
-    let mut ropes = Ropes::new(ws);
-    let offset = ropes.offset(path, position, encoding)?;
+    let mut texts = Texts::new(ws);
+    let offset = texts.offset(path, position, encoding)?;
     let located = rename::prepare_rename(ws, path, offset)?;
     Some(PrepareRenameResponse::RangeWithPlaceholder {
-        range: ropes.range(path, located.span, encoding)?,
+        range: texts.range(path, located.span, encoding)?,
         placeholder: located.target.name().to_string(),
     })
 }
@@ -90,8 +90,8 @@ pub fn rename(
     new_name: &str,
     encoding: PositionEncoding,
 ) -> Result<Option<WorkspaceEdit>, RenameError> {
-    let mut ropes = Ropes::new(ws);
-    let Some(offset) = ropes.offset(path, position, encoding) else {
+    let mut texts = Texts::new(ws);
+    let Some(offset) = texts.offset(path, position, encoding) else {
         return Ok(None);
     };
     let edits = rename::rename(ws, path, offset, new_name)?;
@@ -99,7 +99,7 @@ pub fn rename(
     for edit in edits {
         let (Some(uri), Some(range)) = (
             convert::uri_of(&edit.path),
-            ropes.range(&edit.path, edit.span, encoding),
+            texts.range(&edit.path, edit.span, encoding),
         ) else {
             continue;
         };

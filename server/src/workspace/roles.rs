@@ -107,14 +107,18 @@ impl Workspace {
     pub fn callers_of(&self, dir: &Path) -> Vec<(PathBuf, String)> {
         // Calls name canonical directories; an editor's path may not be one.
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        // Unsorted (no shard lock is held while the calls are read): only the few callers
+        // found are put in directory order, stably, so each caller's calls keep theirs.
+        let modules: Vec<Arc<Module>> = self.modules.iter().map(|m| m.clone()).collect();
         let mut out = Vec::new();
-        for module in self.modules() {
+        for module in modules {
             for (call, child) in self.local_calls(&module).iter() {
                 if *child == dir {
                     out.push((module.dir.clone(), call.clone()));
                 }
             }
         }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
         out
     }
 

@@ -46,31 +46,54 @@ pub enum NotFormatted {
     },
 }
 
+/// Whether a text still needs the syntax check that formatting begins with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyntaxCheck {
+    /// Parse the text first: one with a syntax error is not formatted.
+    Needed,
+    /// The caller holds a native-syntax parse of exactly this text without errors (the
+    /// workspace's tree of an open document): parsing it again would find none either.
+    Passed,
+}
+
 /// The edits that format `text` (native syntax) as `terraform fmt` would, in order and
 /// never overlapping; none when it is formatted already.
 pub fn format(text: &str) -> Result<Vec<TextEdit>, NotFormatted> {
+    format_checked(text, SyntaxCheck::Needed)
+}
+
+/// [`format`], parsing `text` first only when `check` says it is needed.
+pub fn format_checked(text: &str, check: SyntaxCheck) -> Result<Vec<TextEdit>, NotFormatted> {
     let blanked = crate::text::without_bom(text);
-    let parsed = syntax::parse(&blanked, Syntax::Native, None);
-    if let Some(error) = parsed
-        .diagnostics
-        .iter()
-        .find(|d| d.severity == syntax::SyntaxSeverity::Error)
-    {
-        let span = error.span.range();
-        let line = 1 + blanked.as_bytes()[..span.start.min(blanked.len())]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        return Err(NotFormatted::SyntaxError {
-            summary: error.summary.clone(),
-            line,
-            span,
-        });
+    if check == SyntaxCheck::Needed {
+        syntax_check(&blanked)?;
     }
     let tokens = tokens::writer_tokens(&blanked);
     let mut tokens = rewrites::rewrite(tokens, &blanked);
     layout::lay_out(&mut tokens, &blanked);
     Ok(edits::edits(&tokens, text))
+}
+
+/// The first syntax error of `blanked` (its BOM blanked), as the reason not to format it.
+fn syntax_check(blanked: &str) -> Result<(), NotFormatted> {
+    let parsed = syntax::parse(blanked, Syntax::Native, None);
+    let Some(error) = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == syntax::SyntaxSeverity::Error)
+    else {
+        return Ok(());
+    };
+    let span = error.span.range();
+    let line = 1 + blanked.as_bytes()[..span.start.min(blanked.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    Err(NotFormatted::SyntaxError {
+        summary: error.summary.clone(),
+        line,
+        span,
+    })
 }
 
 /// `text` formatted as `terraform fmt` would write it.
@@ -81,9 +104,13 @@ pub fn formatted(text: &str) -> Result<String, NotFormatted> {
 /// The formatting edits that touch only the lines `range` (byte offsets) covers: the
 /// whole file is laid out, as alignment and indentation depend on what is around, and
 /// the edits outside those lines are dropped.
-pub fn format_range(text: &str, range: Range<usize>) -> Result<Vec<TextEdit>, NotFormatted> {
+pub fn format_range(
+    text: &str,
+    range: Range<usize>,
+    check: SyntaxCheck,
+) -> Result<Vec<TextEdit>, NotFormatted> {
     let lines = whole_lines(text, range);
-    Ok(format(text)?
+    Ok(format_checked(text, check)?
         .into_iter()
         .filter(|e| e.range.start >= lines.start && e.range.end <= lines.end)
         .collect())
@@ -96,12 +123,13 @@ pub fn format_on_type(
     text: &str,
     offset: usize,
     typed: char,
+    check: SyntaxCheck,
 ) -> Result<Vec<TextEdit>, NotFormatted> {
     let before = text.get(..offset).unwrap_or(text);
     match typed {
         '}' => {
             let open = matching_open(before).unwrap_or(0);
-            format_range(text, open..offset)
+            format_range(text, open..offset, check)
         }
         '\n' => {
             // The cursor may stand after the indentation the editor gave the new line.
@@ -110,7 +138,7 @@ pub fn format_on_type(
                 .strip_suffix('\n')
                 .map_or(line_break, |t| t.strip_suffix('\r').unwrap_or(t))
                 .len();
-            format_range(text, ended..ended)
+            format_range(text, ended..ended, check)
         }
         _ => Ok(Vec::new()),
     }

@@ -44,14 +44,14 @@ fn a_syntax_error_leaves_the_file_alone() {
 #[test]
 fn range_formatting_keeps_to_its_lines() {
     let text = "a  = 1\n\nb  = 2\n";
-    let edits = format_range(text, 8..9).unwrap();
+    let edits = format_range(text, 8..9, SyntaxCheck::Needed).unwrap();
     assert_eq!(apply(text, &edits), "a  = 1\n\nb = 2\n");
 }
 
 #[test]
 fn typing_a_closing_brace_formats_its_block() {
     let text = "x  = 1\nb {\nc=1\n}";
-    let edits = format_on_type(text, text.len(), '}').unwrap();
+    let edits = format_on_type(text, text.len(), '}', SyntaxCheck::Needed).unwrap();
     assert_eq!(apply(text, &edits), "x  = 1\nb {\n  c = 1\n}");
 }
 
@@ -75,6 +75,17 @@ fn typing_a_line_break_formats_the_line_it_ended_only() {
     // The editor indented the new line (the cursor stands after it) and closed the block.
     let text = "a  = 1\nb {\nc=1\n  \n}\n";
     let cursor = text.find("  \n}").unwrap() + 2;
-    let edits = format_on_type(text, cursor, '\n').unwrap();
+    let edits = format_on_type(text, cursor, '\n', SyntaxCheck::Needed).unwrap();
     assert_eq!(apply(text, &edits), "a  = 1\nb {\n  c = 1\n  \n}\n");
+}
+
+#[test]
+fn a_text_known_to_parse_is_laid_out_the_same() {
+    let text = "resource \"a\" \"b\" {\nx=1\n  longer   =  [1,2]\n}\n";
+    assert_eq!(
+        format_checked(text, SyntaxCheck::Passed),
+        format_checked(text, SyntaxCheck::Needed)
+    );
+    // Only the check refuses a broken text.
+    assert!(format_checked("x = {\n", SyntaxCheck::Needed).is_err());
 }
