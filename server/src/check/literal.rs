@@ -78,7 +78,8 @@ fn unevaluable(expr: &Expr, out: &mut Vec<(Span, bool)>) {
         | ExprKind::Number(_)
         | ExprKind::String(_)
         | ExprKind::Json(_)
-        | ExprKind::Unanalysed => {}
+        | ExprKind::Unanalysed
+        | ExprKind::Missing => {}
     }
 }
 
@@ -114,7 +115,7 @@ pub fn decoded(expr: &Expr) -> Option<Value> {
 pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnostic> {
     let mut out = not_constant(m, file, &a.expr);
     let problem = match constant(&a.expr) {
-        _ if !out.is_empty() => Some("value must be known".to_string()),
+        _ if !out.is_empty() || is_missing(&a.expr) => Some("value must be known".to_string()),
         Some(Value::Bool(_)) => None,
         Some(Value::String(s)) if matches!(s.as_str(), "true" | "false" | "1" | "0") => None,
         Some(Value::String(_)) => Some("a bool is required".into()),
@@ -128,6 +129,11 @@ pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnosti
         out.push(unsuitable(m, file, a.expr.span, &problem));
     }
     out
+}
+
+/// Whether `expr` is HCL's placeholder for a missing value, which decodes to an unknown.
+fn is_missing(expr: &Expr) -> bool {
+    matches!(expr.kind, ExprKind::Missing)
 }
 
 /// gohcl's `Unsuitable value type` for a value that does not decode.
@@ -144,7 +150,7 @@ fn unsuitable(m: &MergedModule, file: u32, span: Span, problem: &str) -> Diagnos
 pub fn literal_string(m: &MergedModule, file: u32, a: &Attribute) -> (Vec<Diagnostic>, String) {
     let mut out = not_constant(m, file, &a.expr);
     let (text, problem) = match constant(&a.expr) {
-        _ if !out.is_empty() => (String::new(), Some("value must be known")),
+        _ if !out.is_empty() || is_missing(&a.expr) => (String::new(), Some("value must be known")),
         Some(Value::String(s)) => (s, None),
         Some(Value::Bool(b)) => (b.to_string(), None),
         Some(Value::Number(n)) => (n.to_string(), None),

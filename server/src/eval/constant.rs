@@ -50,7 +50,8 @@ pub fn constant(expr: &Expr) -> Option<Value> {
         | ExprKind::Traversal { .. }
         | ExprKind::FuncCall { .. }
         | ExprKind::For(_)
-        | ExprKind::Unanalysed => None,
+        | ExprKind::Unanalysed
+        | ExprKind::Missing => None,
     }
 }
 

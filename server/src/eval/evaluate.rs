@@ -282,7 +282,7 @@ impl Evaluator<'_> {
             ExprKind::Parens(inner) => self.expr(inner),
             ExprKind::For(f) => self.for_expr(f, span),
             ExprKind::Json(value) => self.json(value),
-            ExprKind::Unanalysed => Ok(Value::Unknown),
+            ExprKind::Unanalysed | ExprKind::Missing => Ok(Value::Unknown),
         }
     }
 

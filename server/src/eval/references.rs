@@ -163,7 +163,8 @@ impl Walker {
             | ExprKind::Bool(_)
             | ExprKind::Number(_)
             | ExprKind::String(_)
-            | ExprKind::Unanalysed => {}
+            | ExprKind::Unanalysed
+            | ExprKind::Missing => {}
         }
     }
 

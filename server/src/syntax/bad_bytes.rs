@@ -4,7 +4,7 @@
 //! read as HCL reads them while the rest of the file is parsed as usual.
 
 use super::lexer::{Lexer, Tok, INVALID_ENCODING};
-use super::recover::{file, recover_range, unterminated_comment};
+use super::recover::{file, recover_range};
 use super::File;
 
 /// Parses a native-syntax file whose bytes at `invalid` (in order) were not UTF-8, the
@@ -19,7 +19,6 @@ pub(super) fn parse_native_invalid(text: &str, invalid: &[usize], previous: Opti
     recovered
         .diagnostics
         .retain(|d| d.summary != INVALID_ENCODING || !std::mem::replace(&mut told, true));
-    unterminated_comment(text, &mut recovered.diagnostics);
     file(recovered)
 }
 

@@ -396,7 +396,8 @@ impl Expr {
             | ExprKind::Bool(_)
             | ExprKind::Number(_)
             | ExprKind::String(_)
-            | ExprKind::Unanalysed => {}
+            | ExprKind::Unanalysed
+            | ExprKind::Missing => {}
         }
     }
 }

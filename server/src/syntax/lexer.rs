@@ -184,7 +184,9 @@ impl<'a> Lexer<'a> {
             '\r' if rest.starts_with("\r\n") => self.push(Tok::Newline, 2),
             '#' => self.line_comment(),
             '/' if rest.starts_with("//") => self.line_comment(),
-            '/' if rest.starts_with("/*") => {
+            // HCL's scanner has no token for a `/*` that no `*/` after it in the file
+            // closes: it reads the `/` as an operator and goes on with the `*`.
+            '/' if rest.starts_with("/*") && self.text[self.pos + 2..].contains("*/") => {
                 let len = rest[2..].find("*/").map_or(rest.len(), |i| i + 4);
                 if self.block_comments {
                     self.push(Tok::BlockComment, len);
@@ -272,9 +274,13 @@ impl<'a> Lexer<'a> {
             self.modes.pop();
             return;
         }
-        if rest.starts_with('\n') || rest.starts_with("\r\n") {
-            let len = if rest.starts_with('\n') { 1 } else { 2 };
-            return self.push(Tok::QuotedNewline, len);
+        // One token for a run of line breaks, blank lines included (`NewlineCharsSeq`).
+        let breaks = rest
+            .bytes()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .count();
+        if breaks > 0 {
+            return self.push(Tok::QuotedNewline, breaks);
         }
         let mut chars = rest.char_indices().peekable();
         let mut len = rest.len();
@@ -291,7 +297,7 @@ impl<'a> Lexer<'a> {
             }
             if c == '"'
                 || c == '\n'
-                || here.starts_with("\r\n")
+                || c == '\r'
                 || self.template_open(here).is_some()
                 || self.is_invalid(self.pos + i)
             {

@@ -18,9 +18,11 @@ mod native;
 mod recover;
 mod repeated_keys;
 mod scan;
+mod stale;
 mod start_range;
 mod static_exprs;
 mod traversals;
+mod unanalysed;
 mod unread;
 
 use std::fmt;
@@ -231,7 +233,8 @@ impl Expr {
             | ExprKind::String(_)
             | ExprKind::Variable(_)
             | ExprKind::Json(_)
-            | ExprKind::Unanalysed => {}
+            | ExprKind::Unanalysed
+            | ExprKind::Missing => {}
         }
     }
 }
@@ -321,6 +324,9 @@ pub enum ExprKind {
     /// A native expression the parser could not analyse although Terraform accepts it;
     /// the surrounding file is fully understood.
     Unanalysed,
+    /// HCL's placeholder for a value that is missing (`name =` with nothing after it, a
+    /// syntax error): a value of unknown type, at the token where the value should start.
+    Missing,
 }
 
 /// One step of a traversal.

@@ -22,11 +22,10 @@ use super::depth::{is_nesting_error, nested_too_deeply};
 use super::diagnose::{self, Scope};
 use super::native::Converter;
 use super::scan::{self, Item};
+use super::stale::stale_block;
+use super::unanalysed::unanalysed_attribute;
 use super::{repeated_keys, traversals};
-use super::{
-    Attribute, Block, Body, Expr, ExprKind, File, Ident, Span, Syntax, SyntaxDiagnostic,
-    SyntaxSeverity,
-};
+use super::{Attribute, Block, Body, File, Ident, Span, Syntax, SyntaxDiagnostic, SyntaxSeverity};
 use crate::limits::MAX_NESTING_DEPTH;
 
 /// Parses a native-syntax file; see the module documentation.
@@ -48,23 +47,7 @@ pub fn parse_native(text: &str, previous: Option<&File>) -> File {
             unread: Vec::new(),
         });
     }
-    let mut recovered = recover_range(text, 0..text.len(), previous, &[]);
-    unterminated_comment(text, &mut recovered.diagnostics);
-    file(recovered)
-}
-
-/// HCL's error for a `/*` comment that never ends, among the file's others.
-pub(super) fn unterminated_comment(text: &str, diagnostics: &mut Vec<SyntaxDiagnostic>) {
-    if let Some(at) = scan::unterminated_comment(text) {
-        diagnostics.push(SyntaxDiagnostic {
-            severity: SyntaxSeverity::Error,
-            summary: "Unterminated comment".into(),
-            detail: "There is no */ to close this comment before the end of the file.".into(),
-            span: Span::new(at, at + 2),
-            cited: None,
-        });
-        diagnostics.sort_by_key(|d| d.span.start);
-    }
+    file(recover_range(text, 0..text.len(), previous, &[]))
 }
 
 /// A body parsed item by item.
@@ -92,6 +75,7 @@ pub(super) fn recover_range(
         diagnostics: Vec::new(),
         after_error: false,
         depth: 0,
+        item_recovering: None,
         invalid,
     };
     let mut body = Body::default();
@@ -141,6 +125,9 @@ pub(super) fn file(recovered: Recovered) -> File {
     }
 }
 
+/// HCL's summary for an argument set twice in one body.
+const ATTRIBUTE_REDEFINED: &str = "Attribute redefined";
+
 enum Parsed {
     Attribute(Attribute),
     Block(Block),
@@ -154,6 +141,10 @@ struct Recovery<'a> {
     after_error: bool,
     /// How many broken blocks the current item is inside.
     depth: usize,
+    /// Whether HCL's parser ended the current item in recovery mode, as far as the item's
+    /// diagnoses said (`None` before one): an item whose errors all leave it outside
+    /// recovery mode does not silence what follows.
+    item_recovering: Option<bool>,
     /// The offsets of the file's bytes that are not UTF-8 (outside comments).
     invalid: &'a [usize],
 }
@@ -164,24 +155,30 @@ impl Recovery<'_> {
     fn body_item(&mut self, item: &Item) -> Option<Parsed> {
         let before = self.diagnostics.len();
         let recovering = self.after_error;
+        let outer = self.item_recovering.take();
         let parsed = self.item(item);
         let failed = self
             .diagnostics
             .get(before..)
             .is_some_and(|new| new.iter().any(|d| d.severity == SyntaxSeverity::Error));
-        self.after_error = recovering || failed;
+        let quiet = self.item_recovering == Some(false);
+        self.item_recovering = outer;
+        self.after_error = recovering || (failed && !quiet);
         parsed
     }
 
     /// HCL's own errors for `item`, reading on to the end of the file as HCL would (see
     /// [`diagnose::body_item`]).
-    fn diagnose(&self, item: Range<usize>, whole_blocks: bool) -> Vec<SyntaxDiagnostic> {
+    fn diagnose(&mut self, item: Range<usize>, whole_blocks: bool) -> Vec<SyntaxDiagnostic> {
         let scope = Scope {
             whole_blocks,
             after_error: self.after_error,
             invalid: self.invalid,
         };
-        diagnose::body_item(self.text, item, self.text.len(), scope)
+        let (found, recovering) =
+            diagnose::body_item_and_mode(self.text, item, self.text.len(), scope);
+        self.item_recovering = Some(self.item_recovering.unwrap_or(false) || recovering);
+        found
     }
 
     /// Parses one item of a body; `None` when nothing of it could be understood.
@@ -206,7 +203,11 @@ impl Recovery<'_> {
             }
             let keep = self.diagnostics.len();
             let parsed = self.piecewise(item.span.clone());
-            self.diagnostics.truncate(keep);
+            // HCL's body loop reports an argument set twice whatever else went wrong;
+            // the rest of what the pieces found, the whole item's parse says.
+            let mut pieces = self.diagnostics.split_off(keep);
+            pieces.retain(|d| d.summary == ATTRIBUTE_REDEFINED);
+            self.diagnostics.extend(pieces);
             self.diagnostics.extend(found);
             return parsed;
         }
@@ -228,8 +229,16 @@ impl Recovery<'_> {
                 if let Some(first) = body.attribute(&a.name.name) {
                     // HCL names the first definition's range (`{range}`).
                     let cited = first.name.span;
+                    // HCL parsed the second definition's value too, and reports its
+                    // traversals as it does the first's.
+                    let second = Body {
+                        attributes: vec![Arc::new(a.clone())],
+                        blocks: Vec::new(),
+                    };
+                    let traversal_errors = traversals::diagnose(self.text, &second);
+                    self.diagnostics.extend(traversal_errors);
                     self.error(
-                        "Attribute redefined",
+                        ATTRIBUTE_REDEFINED,
                         &format!(
                             "The argument \"{}\" was already set at {{range}}. Each argument \
                              may be set only once.",
@@ -264,7 +273,9 @@ impl Recovery<'_> {
             after_error: self.after_error,
             invalid: self.invalid,
         };
-        let found = diagnose::body_item(self.text, range.start..open + 1, open + 1, scope);
+        // Read on to the item's end: after a broken header HCL skips the body, and its
+        // scanner's errors there are still reported.
+        let found = diagnose::body_item(self.text, range.start..open + 1, range.end, scope);
         // HCL keeps a block whose label holds a template sequence, with the sequence
         // replaced, and goes on to check its name; any other header error loses the block.
         let only_templates = found.iter().all(|d| d.summary == "Invalid string literal");
@@ -301,12 +312,7 @@ impl Recovery<'_> {
                 .push(nested_too_deeply(Span::new(open, open + 1)));
             return None;
         }
-        let close = range.end.saturating_sub(1);
-        let inner_end = if self.text.as_bytes().get(close) == Some(&b'}') {
-            close
-        } else {
-            range.end
-        };
+        let inner_end = scan::body_close(self.text, open, range.end).unwrap_or(range.end);
         let mut body = Body::default();
         self.depth += 1;
         for item in scan::items(self.text, open + 1..inner_end) {
@@ -315,6 +321,10 @@ impl Recovery<'_> {
             }
         }
         self.depth -= 1;
+        // HCL's parser leaves the body in recovery mode only if one of its items put it
+        // there (an argument set twice does not).
+        self.item_recovering =
+            Some(self.item_recovering.unwrap_or(false) || self.after_error || header_failed);
         // The whole block is read again below from its start, in the state it began in.
         self.after_error = recovering;
         // hcl-edit refused the block, yet each of its items parsed (`x = 1 }` closes a body
@@ -369,7 +379,7 @@ impl Recovery<'_> {
             // hcl-edit reads the placeholder as a character; HCL's scanner does not.
             let found = self.diagnose(range.clone(), false);
             self.diagnostics.extend(found);
-            return unanalysed_attribute(slice, range.start).map(Parsed::Attribute);
+            return unanalysed_attribute(self.text, range.clone()).map(Parsed::Attribute);
         }
         let error = match hcl_edit::parser::parse_body(slice) {
             Ok(body) => {
@@ -395,7 +405,7 @@ impl Recovery<'_> {
             if let Some(parsed) = parsed.and_then(first_attribute) {
                 return Some(parsed);
             }
-            if let Some(attr) = unanalysed_attribute(slice, range.start) {
+            if let Some(attr) = unanalysed_attribute(self.text, range.clone()) {
                 self.diagnostics.push(SyntaxDiagnostic {
                     severity: SyntaxSeverity::Note,
                     summary: "Expression not analysed".into(),
@@ -421,7 +431,7 @@ impl Recovery<'_> {
                 .any(|d| d.summary == "Invalid block definition");
             self.diagnostics.extend(found);
             if !headless {
-                return unanalysed_attribute(slice, range.start).map(Parsed::Attribute);
+                return unanalysed_attribute(self.text, range.clone()).map(Parsed::Attribute);
             }
             let (kind, labels) = parse_header(self.text, range.clone()).ok()?;
             return Some(Parsed::Block(Block {
@@ -444,7 +454,7 @@ impl Recovery<'_> {
         if self.after_error {
             // HCL's parser is in recovery mode and says nothing more here; it keeps what
             // it read of an argument.
-            return unanalysed_attribute(slice, range.start).map(Parsed::Attribute);
+            return unanalysed_attribute(self.text, range.clone()).map(Parsed::Attribute);
         }
         self.error(
             summary_for(error.message()),
@@ -565,31 +575,6 @@ fn clamp(parsed: Parsed, end: usize) -> Parsed {
     }
 }
 
-/// `name = <anything>` with the value left unanalysed.
-fn unanalysed_attribute(slice: &str, base: usize) -> Option<Attribute> {
-    let eq = slice.find('=')?;
-    let name = slice[..eq].trim();
-    let valid = name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if name.is_empty() || !valid {
-        return None;
-    }
-    let name_start = base + slice.find(name)?;
-    let value_start = base + eq + 1 + (slice[eq + 1..].len() - slice[eq + 1..].trim_start().len());
-    Some(Attribute {
-        name: Ident {
-            name: name.into(),
-            span: Span::new(name_start, name_start + name.len()),
-        },
-        expr: Expr {
-            span: Span::new(value_start, base + slice.len()),
-            kind: ExprKind::Unanalysed,
-        },
-        span: Span::new(name_start, base + slice.len()),
-    })
-}
-
 /// Block type and labels from the text before the body's `{`; on failure, the offset of
 /// the first character that does not fit. `/* */` comments between them are skipped, as
 /// HCL's parser skips them (a `#` or `//` comment ends the line, which HCL refuses).
@@ -646,61 +631,10 @@ fn parse_header(text: &str, range: Range<usize>) -> Result<(Ident, Vec<Ident>), 
     }
 }
 
-/// The block of the last good tree that stood where `item` stands now: the same header,
-/// or failing that the same start. Spans are moved to the item's start.
-fn stale_block(previous: &File, text: &str, item: &Item) -> Option<Block> {
-    let item_text = &text[item.span.clone()];
-    let header = |b: &Block| b.header();
-    let found = previous
-        .body
-        .blocks
-        .iter()
-        .filter(|b| !b.stale)
-        .find(|b| item_text.starts_with(&header(b)) && normalised_header(item_text) == header(b))
-        .or_else(|| {
-            previous
-                .body
-                .blocks
-                .iter()
-                .find(|b| b.span.start as usize == item.span.start)
-        })?;
-    let mut block = (**found).clone();
-    let delta = item.span.start as i64 - found.span.start as i64;
-    shift_block(&mut block, delta, item.span.end);
-    block.stale = true;
-    Some(block)
-}
-
-/// The header of a block item as `Block::header` would write it.
-fn normalised_header(item_text: &str) -> String {
-    let head = item_text.split('{').next().unwrap_or("");
-    head.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn shift_block(block: &mut Block, delta: i64, limit: usize) {
-    let shift = |s: &mut Span| {
-        let move_to = |x: u32| ((x as i64 + delta).max(0) as usize).min(limit) as u32;
-        s.start = move_to(s.start);
-        s.end = move_to(s.end);
-    };
-    shift(&mut block.span);
-    shift(&mut block.kind.span);
-    block.labels.iter_mut().for_each(|l| shift(&mut l.span));
-    for attr in &mut block.body.attributes {
-        let attr = Arc::make_mut(attr);
-        shift(&mut attr.span);
-        shift(&mut attr.name.span);
-        shift(&mut attr.expr.span);
-    }
-    for nested in &mut block.body.blocks {
-        shift_block(Arc::make_mut(nested), delta, limit);
-    }
-}
-
 /// HCL-style summaries for hcl-edit's messages.
 fn summary_for(message: &str) -> &'static str {
     if message.contains("redefined attribute") {
-        "Attribute redefined"
+        ATTRIBUTE_REDEFINED
     } else if message.contains("expression") || message.contains("expected") {
         "Invalid expression"
     } else {

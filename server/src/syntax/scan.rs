@@ -218,7 +218,14 @@ impl<'a> Scanner<'a> {
             b'/' if self.at(start + 1) == b'*' => {
                 let close = self.text[start + 2..self.end].find("*/");
                 if close.is_none() {
+                    // Runs past the range, or (without a `*/` anywhere after it) is no
+                    // comment at all to HCL's scanner but a `/` and a `*`: either way what
+                    // follows reads differently once a `*/` is typed or deleted.
                     self.open_comment.get_or_insert(start);
+                    if !self.text[start + 2..].contains("*/") {
+                        self.pos += 1;
+                        return Step::Other(true);
+                    }
                 }
                 self.pos = close.map_or(self.end, |c| start + 2 + c + 2);
                 return Step::Other(false);
@@ -472,11 +479,18 @@ pub(super) fn is_balanced(text: &str, range: Range<usize>) -> bool {
     sc.stack.is_empty() && sc.open_comment.is_none()
 }
 
-/// Where a block comment opens that is never closed, if one is.
-pub(super) fn unterminated_comment(text: &str) -> Option<usize> {
-    let mut sc = Scanner::new(text, 0..text.len());
-    while sc.step().is_some() {}
-    sc.open_comment
+/// The offset of the `}` that closes the block body opening at `open`, before `end`:
+/// HCL's body ends there, and what follows it on its line is no part of the block
+/// (`Missing newline after block definition`), even where more closing brackets follow.
+pub(super) fn body_close(text: &str, open: usize, end: usize) -> Option<usize> {
+    let mut sc = Scanner::new(text, open..end);
+    sc.step()?;
+    while sc.step().is_some() {
+        if sc.depth() == 0 {
+            return Some(sc.pos - 1).filter(|&at| text.as_bytes()[at] == b'}');
+        }
+    }
+    None
 }
 
 /// Whether `range` of `text` holds what hcl-edit accepts and HCL's scanner refuses: a

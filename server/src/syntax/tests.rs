@@ -48,13 +48,12 @@ fn broken_attribute_hides_nothing_else() {
         .iter()
         .map(|a| &*a.name.name)
         .collect();
-    // HCL keeps an argument whose value is broken (Terraform decodes it), so does Strata,
-    // with the value left unanalysed.
+    // HCL keeps an argument whose value is broken (Terraform decodes it), so does Strata;
+    // a value that cannot even start is HCL's placeholder at the token found instead.
     assert_eq!(names, vec!["good", "bad", "also_good"]);
-    assert!(matches!(
-        resource.body.attributes[1].expr.kind,
-        ExprKind::Unanalysed
-    ));
+    let bad = &resource.body.attributes[1].expr;
+    assert!(matches!(bad.kind, ExprKind::Missing));
+    assert_eq!(&text[bad.span.range()], "=");
     assert_eq!(file.diagnostics.len(), 1);
     let error = &file.diagnostics[0];
     assert_eq!(error.severity, SyntaxSeverity::Error);

@@ -173,8 +173,15 @@ impl Parser<'_> {
         self.recover_after_item();
     }
 
-    /// `{ name = value }` on one line, after the `{` at `open`.
+    /// `{ name = value }` on one line, after the `{` at `open`. Whatever the argument's
+    /// fate, HCL then looks for the closing brace where it stopped.
     fn single_line_body(&mut self, open: Range<usize>) {
+        self.single_line_argument();
+        self.single_line_close(open);
+    }
+
+    /// The one argument of a single-line block.
+    fn single_line_argument(&mut self) {
         let ident = self.read();
         if ident.kind != Tok::Ident {
             self.recover_after_item();
@@ -190,7 +197,7 @@ impl Parser<'_> {
             Tok::OQuote | Tok::OBrace | Tok::Ident => {
                 self.recover_after_item();
                 let name = self.text.get(ident.span.clone()).unwrap_or("");
-                return self.error(
+                self.error(
                     "Argument definition required",
                     &format!(
                         "A single-line block definition can contain only a single argument. If \
@@ -201,8 +208,12 @@ impl Parser<'_> {
                     ident.span.start..next.span.end,
                 );
             }
-            _ => return self.argument_or_block_required(ident.span),
+            _ => self.argument_or_block_required(ident.span),
         }
+    }
+
+    /// The `}` right after a single-line block's argument.
+    fn single_line_close(&mut self, open: Range<usize>) {
         let end = self.peek();
         let detail = match end.kind {
             Tok::CBrace => {

@@ -37,6 +37,18 @@ pub(in crate::syntax) fn body_item(
     limit: usize,
     scope: Scope<'_>,
 ) -> Vec<SyntaxDiagnostic> {
+    body_item_and_mode(text, item, limit, scope).0
+}
+
+/// [`body_item`]'s errors, and whether HCL's parser is in recovery mode after the item:
+/// some errors (a conditional without its false expression, a misplaced template
+/// directive) leave it out of recovery mode, so it goes on reporting what follows.
+pub(in crate::syntax) fn body_item_and_mode(
+    text: &str,
+    item: Range<usize>,
+    limit: usize,
+    scope: Scope<'_>,
+) -> (Vec<SyntaxDiagnostic>, bool) {
     let mut parser = Parser::new(text, item.start..limit, scope);
     parser.body_item();
     // What the parser read belongs to this item, even past its end: an unclosed string
@@ -59,7 +71,7 @@ pub(in crate::syntax) fn body_item(
     let mut out = lexer::token_errors(text, &inside);
     out.append(&mut parser.diagnostics);
     out.sort_by_key(|d| d.span.start);
-    out
+    (out, parser.recovery)
 }
 
 /// HCL's errors for the whole native-syntax `text`, found without hcl-edit: what its
