@@ -377,8 +377,22 @@ fn split(text: &str, range: Range<usize>, at_headers: bool) -> Vec<Item> {
     out
 }
 
-fn trim_end(text: &str, start: usize, end: usize) -> usize {
-    start + text[start..end].trim_end().len()
+/// Where an item in `start..end` ends without its trailing blanks and line breaks (a
+/// carriage return alone is no line break to HCL, but a character it refuses, and stays).
+fn trim_end(text: &str, start: usize, mut end: usize) -> usize {
+    let bytes = text.as_bytes();
+    while end > start {
+        let trailing = match bytes[end - 1] {
+            b' ' | b'\t' | b'\n' => true,
+            b'\r' => bytes.get(end) == Some(&b'\n'),
+            _ => false,
+        };
+        if !trailing {
+            break;
+        }
+        end -= 1;
+    }
+    end
 }
 
 fn is_line_start(text: &str, offset: usize) -> bool {
