@@ -174,8 +174,8 @@ fn floor_char_boundary(text: &str, mut at: usize) -> usize {
 struct Walk {
     frames: Vec<Frame>,
     statement: Option<Statement>,
-    /// Text of the quoted label being read.
-    label: String,
+    /// Where the text of the quoted label being read starts.
+    label_start: usize,
 }
 
 impl Walk {
@@ -189,16 +189,15 @@ impl Walk {
     }
 
     fn step(&mut self, token: &Token, before: &[Token], text: &str) {
-        let word = || text[token.span.clone()].to_string();
         if let Some(Frame::Template { label }) = self.frames.last() {
             let label = *label;
             match token.kind {
-                Tok::QuotedLit if label => self.label.push_str(&word()),
                 Tok::CQuote | Tok::CHeredoc => {
                     self.frames.pop();
                     if label {
+                        let written = text[self.label_start..token.span.start].to_string();
                         if let Some(Statement::Header { labels, .. }) = &mut self.statement {
-                            labels.push(std::mem::take(&mut self.label));
+                            labels.push(written);
                         }
                     }
                 }
@@ -236,7 +235,7 @@ impl Walk {
                 self.statement = Some(Statement::Header { kind, labels });
             }
             (Tok::OQuote, Statement::Header { .. }) => {
-                self.label.clear();
+                self.label_start = token.span.end;
                 self.frames.push(Frame::Template { label: true });
             }
             (Tok::Equal, Statement::Header { kind, labels }) if labels.is_empty() => {
@@ -333,7 +332,7 @@ impl Walk {
                 let Some(Statement::Header { kind, labels }) = self.statement else {
                     return context(Position::Nothing);
                 };
-                let start = cursor - self.label.len();
+                let start = self.label_start;
                 let end = cursor + label_len(&text[cursor..]);
                 return Context {
                     blocks,
