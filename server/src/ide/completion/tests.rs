@@ -124,3 +124,29 @@ fn tfvars_offers_the_module_variables() {
     ]);
     assert_eq!(l, ["region", "size"]);
 }
+
+#[test]
+fn every_offset_of_broken_and_unusual_texts_answers() {
+    let texts = [
+        "resource \"a_b\" \"c\" {\n  x = <<-EOT\n    ${var.a}é %{ if x }y%{ endif }\n  EOT\n  y = [for k, v in var.m : \"${k}\" if v]\n  dynamic \"d\" {\n    for_each = 1\n    content { z = d.value }\n  }\n}\n",
+        "variable \"x\" {\n  type = object({ a = optional(string, \"é\") })\n}\nlocals { a = upper(join(\",\", [var.x.a, \"}\"]), \n}\n",
+        "}}}] ) \"\" ${ %{ <<EOT\n\"unclosed\nresource \"x\" \"y\" { a = \"b\n# comment var.\n/* block */ output \"o\" { value = module.m. }",
+        "résumé = \"ü\"\n\u{feff}x = y.\n",
+    ];
+    for text in texts {
+        let (ws, dir) = workspace(&[("main.tf", text), ("x.tfvars", text)]);
+        for name in ["main.tf", "x.tfvars"] {
+            for offset in 0..=text.len() + 2 {
+                let items = complete(&ws, &dir.join(name), offset, Options { snippets: true });
+                for item in items {
+                    assert!(item.range.start <= item.range.end && item.range.end <= text.len());
+                    assert!(
+                        text.is_char_boundary(item.range.start)
+                            && text.is_char_boundary(item.range.end)
+                    );
+                }
+                let _ = crate::ide::signature_help::signature_help(&ws, &dir.join(name), offset);
+            }
+        }
+    }
+}
