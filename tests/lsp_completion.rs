@@ -416,3 +416,18 @@ fn tfvars_offers_the_modules_variables() {
     assert_eq!(labels(&items), ["region"]);
     assert_eq!(item(&items, "region")["textEdit"]["newText"], "region = $0");
 }
+
+#[test]
+fn json_property_names_in_an_override_file() {
+    let dir = workspace("completion-json");
+    let (mut client, _) = start(&dir);
+    let marked =
+        "{\"resource\": {\"aws_instance\": {\"web\": {\"instance_type\": \"t3.large\", \"am|\"}}}}";
+    let items = complete(&mut client, &dir, "web_override.tf.json", marked);
+    let ami = item(&items, "ami");
+    assert_eq!(ami["textEdit"]["newText"], "ami", "inside the key's quotes");
+    assert_eq!(ami["insertTextFormat"], 1, "plain text");
+    let marked = "{\"resource\": {\"aws_instance\": {\"|\": {}}}}";
+    let items = complete(&mut client, &dir, "web_override.tf.json", marked);
+    assert_eq!(labels(&items), ["web"]);
+}

@@ -163,7 +163,8 @@ fn item_start(text: &str, file: &File, cursor: usize) -> usize {
         .unwrap_or(0)
 }
 
-fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+/// The char boundary at or before `at`.
+pub(super) fn floor_char_boundary(text: &str, mut at: usize) -> usize {
     while !text.is_char_boundary(at) {
         at -= 1;
     }

@@ -9,6 +9,7 @@
 
 mod bodies;
 pub mod context;
+mod json_keys;
 mod references;
 mod scope;
 mod tfvars;
@@ -140,14 +141,16 @@ pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) ->
     let Some(file) = ws.file(path) else {
         return Vec::new();
     };
-    // The JSON syntax's keys are not completed yet.
-    if file.syntax.syntax != Syntax::Native {
-        return Vec::new();
-    }
     let text = &*file.text;
-    let ctx = context_at(text, &file.syntax, offset);
-    let typed = ctx.typed(text, offset.min(text.len())).to_string();
+    let offset = offset.min(text.len());
     let scope = Scope::new(ws, path, &file, offset, options);
+    let json = file.syntax.syntax != Syntax::Native;
+    let ctx = if json {
+        json_keys::context_at(&scope, text, offset)
+    } else {
+        context_at(text, &file.syntax, offset)
+    };
+    let typed = ctx.typed(text, offset).to_lowercase();
     let mut items = if super::tfvars::is_tfvars(path) {
         tfvars::complete(&scope, &ctx)
     } else {
@@ -162,10 +165,21 @@ pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) ->
             Position::Nothing => Vec::new(),
         }
     };
-    let typed = typed.to_lowercase();
     items.retain(|i| i.label.to_lowercase().starts_with(&typed));
     for item in &mut items {
         item.range = ctx.prefix.clone();
+        if json {
+            // A property name: the name alone inside its quotes, else quoted.
+            let quoted = matches!(ctx.position, Position::Label { quoted: true, .. })
+                || text.get(ctx.prefix.start.saturating_sub(1)..ctx.prefix.start) == Some("\"");
+            item.insert = Insert {
+                text: match quoted {
+                    true => item.label.clone(),
+                    false => format!("\"{}\"", item.label),
+                },
+                snippet: false,
+            };
+        }
     }
     items.sort_by(|a, b| a.sort.cmp(&b.sort));
     items.dedup_by(|a, b| a.label == b.label && a.kind == b.kind);

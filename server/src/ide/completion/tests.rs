@@ -150,3 +150,34 @@ fn every_offset_of_broken_and_unusual_texts_answers() {
         }
     }
 }
+
+#[test]
+fn json_property_names() {
+    let l = labels(&[("main.tf.json", "{\"res|\"}")]);
+    assert_eq!(l, ["resource"]);
+    let l = labels(&[(
+        "main.tf.json",
+        "{\"resource\": {\"a_b\": {\"c\": {\"count\": 1, \"|\"}}}}",
+    )]);
+    assert!(
+        l.contains(&"for_each".to_string()) && !l.contains(&"count".to_string()),
+        "{l:?}"
+    );
+    let l = labels(&[
+        ("override.tf.json", "{\"variable\": {\"|\": {}}}"),
+        ("main.tf", "variable \"region\" {}\n"),
+    ]);
+    assert_eq!(l, ["region"]);
+    let l = labels(&[("main.tf.json", "{\"locals\": {\"a\": \"|\"}}")]);
+    assert!(l.is_empty(), "{l:?}");
+    // Every offset of broken JSON answers.
+    let text = "{\"resource\": [{\"a\": {\"b\": {\"x\\\"é\": [1, {\"c\": }], \"lifecycle\": {\"\"}}}}, \"output\": {\"";
+    let (ws, dir) = workspace(&[("main.tf.json", text)]);
+    for offset in 0..=text.len() {
+        for item in complete(&ws, &dir.join("main.tf.json"), offset, Options::default()) {
+            assert!(
+                text.is_char_boundary(item.range.start) && text.is_char_boundary(item.range.end)
+            );
+        }
+    }
+}
