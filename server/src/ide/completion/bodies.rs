@@ -9,6 +9,7 @@ use std::collections::HashSet;
 
 use super::context::BlockFrame;
 use super::{escape_snippet, variables, Context, Item, ItemKind, Scope};
+use crate::merge::Mode;
 use crate::schema::{
     attribute_markdown, nested_block_markdown, AttributeSchema, BlockRole, NestedBlock, Nesting,
     ProviderBody, Requirement,
@@ -195,11 +196,7 @@ pub fn labels(scope: &Scope, ctx: &Context, kind: &str, index: usize) -> Vec<Ite
 /// The type names of body `kind` (`resource`, `data`, `ephemeral`) of every provider
 /// whose schema the module is analysed with.
 fn types(scope: &Scope, kind: &str) -> Vec<(String, String)> {
-    let body = match kind {
-        "data" => ProviderBody::DataSource,
-        "ephemeral" => ProviderBody::EphemeralResource,
-        _ => ProviderBody::Resource,
-    };
+    let body = Mode::from_keyword(kind).map_or(ProviderBody::Resource, Mode::provider_body);
     let mut out = Vec::new();
     for provider in scope.schemas.providers() {
         let detail = provider.to_string();

@@ -56,10 +56,7 @@ pub fn references(scope: &Scope, ctx: &Context, place: &ValuePlace) -> Vec<Item>
             })
             .collect(),
         ["module", call] => child_outputs(scope, call),
-        ["data" | "ephemeral"] => {
-            let mode = mode_of(path[0]);
-            types_of(m, mode)
-        }
+        ["data" | "ephemeral"] => types_of(m, mode_of(path[0])),
         ["data" | "ephemeral", type_name] => names_of(m, mode_of(path[0]), type_name),
         ["data" | "ephemeral", type_name, name] => {
             attributes(scope, m, mode_of(path[0]), type_name, name)
@@ -96,7 +93,7 @@ fn roots(scope: &Scope, m: &MergedModule, ctx: &Context) -> Vec<Item> {
         .iter()
         .map(|w| Item::plain(*w, ItemKind::Keyword, KEYWORDS))
         .collect();
-    if scope.dialect == crate::schema::Dialect::Terraform || !m.resources.is_empty() {
+    if m.resources.keys().any(|k| k.mode == Mode::Ephemeral) {
         items.push(Item::plain("ephemeral", ItemKind::Keyword, KEYWORDS));
     }
     if has_argument(scope, m, ctx, "for_each") {
@@ -170,11 +167,9 @@ fn child_outputs(scope: &Scope, call: &str) -> Vec<Item> {
         .collect()
 }
 
+/// The mode of a reference's first step (`data`, `ephemeral`).
 fn mode_of(keyword: &str) -> Mode {
-    match keyword {
-        "ephemeral" => Mode::Ephemeral,
-        _ => Mode::Data,
-    }
+    Mode::from_keyword(keyword).unwrap_or(Mode::Data)
 }
 
 /// The resource types of `mode` the module declares.
@@ -275,11 +270,7 @@ fn has_argument(scope: &Scope, m: &MergedModule, ctx: &Context, argument: &str) 
     match (&*top.kind, top.labels.as_slice()) {
         ("resource" | "data" | "ephemeral", [type_name, name, ..]) => {
             let key = crate::merge::ResourceKey {
-                mode: match &*top.kind {
-                    "data" => Mode::Data,
-                    "ephemeral" => Mode::Ephemeral,
-                    _ => Mode::Managed,
-                },
+                mode: Mode::from_keyword(&top.kind).unwrap_or(Mode::Managed),
                 type_name: type_name.clone(),
                 name: name.clone(),
             };

@@ -161,11 +161,7 @@ impl<'w> Scope<'w> {
         type_name: &str,
         name: Option<&String>,
     ) -> ProviderAddress {
-        let mode = match keyword {
-            "data" => Mode::Data,
-            "ephemeral" => Mode::Ephemeral,
-            _ => Mode::Managed,
-        };
+        let mode = Mode::from_keyword(keyword).unwrap_or(Mode::Managed);
         if let (Some(m), Some(name)) = (&self.merged, name) {
             let key = ResourceKey {
                 mode,
