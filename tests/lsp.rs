@@ -37,6 +37,7 @@ fn initialize_advertises_only_what_works() {
         advertised,
         vec![
             "codeLensProvider",
+            "completionProvider",
             "definitionProvider",
             "documentFormattingProvider",
             "documentHighlightProvider",
@@ -52,6 +53,7 @@ fn initialize_advertises_only_what_works() {
             "renameProvider",
             "selectionRangeProvider",
             "semanticTokensProvider",
+            "signatureHelpProvider",
             "textDocumentSync",
             "workspaceSymbolProvider"
         ],

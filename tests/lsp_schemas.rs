@@ -30,23 +30,7 @@ resource "aws_security_group" "sg" {
 
 /// The server with the fixture's schemas loaded, and its answer to `initialize`.
 fn start_with_schemas(dir: &TempDir) -> (Client, Value) {
-    let mut client = Client::start();
-    let schemas = fixtures().join("providers").join("schemas.json");
-    let initialized = client.request(
-        "initialize",
-        json!({
-            "processId": null,
-            "capabilities": {},
-            "rootUri": uri(dir.path()),
-            "initializationOptions": {
-                "providerSchemas": { "files": [schemas.to_string_lossy()] }
-            }
-        }),
-    );
-    client.notify("initialized", json!({}));
-    // Schemas load in the background; the server says when a load has been applied.
-    client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
-    (client, initialized)
+    Client::with_fixture_schemas(dir.path(), json!({}))
 }
 
 fn hover(client: &mut Client, u: &str, line: u32, character: u32) -> String {

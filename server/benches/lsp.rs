@@ -288,7 +288,8 @@ fn measure(
     );
 }
 
-/// Outline, folding ranges, references, full semantic tokens and formatting on `file`
+/// Outline, folding ranges, references, full semantic tokens, formatting and completion
+/// (after `var.`, in a resource body) on `file`
 /// (open, the whole corpus indexed), and workspace symbol queries over the whole
 /// workspace, each `EDITS` times.
 fn editor_requests(client: &mut Client, file: &Path) {
@@ -304,11 +305,23 @@ fn editor_requests(client: &mut Client, file: &Path) {
         "position": { "line": line, "character": character },
         "context": { "includeDeclaration": true }
     });
+    let position = json!({ "line": line, "character": character });
+    let after_var = json!({ "textDocument": { "uri": u }, "position": position });
+    // The start of the line after the first resource header: its arguments and blocks,
+    // from the provider schema when one is loaded.
+    let body = text
+        .find("resource \"")
+        .and_then(|r| text[r..].find("{\n").map(|b| r + b))
+        .map_or(0, |b| text[..b].matches('\n').count() + 1);
+    let in_body = json!({
+        "textDocument": { "uri": u },
+        "position": { "line": body, "character": 2 }
+    });
     let formatting = json!({
         "textDocument": { "uri": u },
         "options": { "tabSize": 2, "insertSpaces": true }
     });
-    let requests: [(&str, &str, Params); 6] = [
+    let requests: [(&str, &str, Params); 8] = [
         (
             "documentSymbol",
             "textDocument/documentSymbol",
@@ -333,6 +346,16 @@ fn editor_requests(client: &mut Client, file: &Path) {
             "formatting",
             "textDocument/formatting",
             Box::new(|_| formatting.clone()),
+        ),
+        (
+            "completion after var.",
+            "textDocument/completion",
+            Box::new(|_| after_var.clone()),
+        ),
+        (
+            "completion in a resource body",
+            "textDocument/completion",
+            Box::new(|_| in_body.clone()),
         ),
         (
             "workspace/symbol",

@@ -178,6 +178,29 @@ impl Client {
         (client, result)
     }
 
+    /// Starts a server over `root` with the provider schemas of
+    /// `fixtures/providers/schemas.json` (`initializationOptions.providerSchemas.files`)
+    /// and `capabilities`, and waits until the schemas are loaded.
+    pub fn with_fixture_schemas(root: &Path, capabilities: Value) -> (Self, Value) {
+        let mut client = Self::start();
+        let schemas = fixtures().join("providers").join("schemas.json");
+        let initialized = client.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "capabilities": capabilities,
+                "rootUri": uri(root),
+                "initializationOptions": {
+                    "providerSchemas": { "files": [schemas.to_string_lossy()] }
+                }
+            }),
+        );
+        client.notify("initialized", json!({}));
+        // Schemas load in the background; the server says when a load has been applied.
+        client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
+        (client, initialized)
+    }
+
     /// Writes raw bytes as one framed message.
     pub fn send_raw(&mut self, body: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");

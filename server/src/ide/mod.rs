@@ -2,6 +2,7 @@
 //! is, computed from the workspace's parsed files and merged model. Nothing here knows the
 //! LSP types; `lsp/` maps these values to them, and the CLI can use them as they are.
 
+pub mod completion;
 pub mod declarations;
 pub mod deprecated;
 pub mod folding;
@@ -13,6 +14,7 @@ pub mod references;
 pub mod rename;
 pub mod selection;
 pub mod semantic_tokens;
+pub mod signature_help;
 pub mod tfvars;
 pub mod workspace_symbols;
 

@@ -18,6 +18,8 @@ pub struct Setup {
     pub client_watches_files: bool,
     /// The client shows work-done progress.
     pub work_done_progress: bool,
+    /// The client expands snippets in completion items.
+    pub snippets: bool,
 }
 
 /// Reads the client's capabilities and options.
@@ -49,6 +51,7 @@ pub fn negotiate(params: &InitializeParams) -> Setup {
             .as_ref()
             .and_then(|w| w.work_done_progress)
             .unwrap_or(false),
+        snippets: super::completion::snippet_support(params),
     }
 }
 
@@ -104,6 +107,25 @@ pub fn result(setup: &Setup) -> InitializeResult {
                 },
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(
+                    super::completion::TRIGGERS
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect(),
+                ),
+                ..Default::default()
+            }),
+            signature_help_provider: Some(SignatureHelpOptions {
+                trigger_characters: Some(
+                    super::completion::SIGNATURE_TRIGGERS
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect(),
+                ),
+                retrigger_characters: None,
+                work_done_progress_options: Default::default(),
+            }),
             code_lens_provider: Some(CodeLensOptions {
                 resolve_provider: Some(false),
             }),

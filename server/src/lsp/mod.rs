@@ -12,6 +12,7 @@
 //! the session ends, so `exit` or the end of input always ends the process.
 
 mod capabilities;
+mod completion;
 mod convert;
 mod diagnostics;
 mod formatting;
@@ -458,6 +459,33 @@ impl LanguageServer for Server {
         Ok(contain(format!("hover of {}", path.display()), || {
             hover::hover(&self.workspace, &path, at.position, encoding)
         })?)
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        let Some(path) = convert::path_of(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        let options = crate::ide::completion::Options {
+            snippets: self.state.snippets(),
+        };
+        Ok(contain(
+            format!("completion in {}", path.display()),
+            || completion::completion(&self.workspace, &path, at.position, encoding, options),
+        )?)
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let at = params.text_document_position_params;
+        let Some(path) = convert::path_of(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        Ok(contain(
+            format!("signature help in {}", path.display()),
+            || completion::signature(&self.workspace, &path, at.position, encoding),
+        )?)
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

@@ -19,6 +19,8 @@ pub struct State {
     roots: RwLock<Vec<PathBuf>>,
     watch_files: AtomicBool,
     work_done_progress: AtomicBool,
+    /// The client expands snippets in completion items.
+    snippets: AtomicBool,
     shut_down: AtomicBool,
     /// The `strata.plan.statePath` setting.
     state_path: RwLock<Option<String>>,
@@ -49,6 +51,12 @@ impl State {
             .store(setup.client_watches_files, Ordering::Relaxed);
         self.work_done_progress
             .store(setup.work_done_progress, Ordering::Relaxed);
+        self.snippets.store(setup.snippets, Ordering::Relaxed);
+    }
+
+    /// Whether the client expands snippets in completion items.
+    pub fn snippets(&self) -> bool {
+        self.snippets.load(Ordering::Relaxed)
     }
 
     /// Records the `strata.plan.statePath` setting.

@@ -40,7 +40,8 @@ impl Mode {
         }
     }
 
-    fn from_keyword(kind: &str) -> Option<Self> {
+    /// The mode a block type declares (`resource`, `data`, `ephemeral`).
+    pub fn from_keyword(kind: &str) -> Option<Self> {
         match kind {
             "resource" => Some(Mode::Managed),
             "data" => Some(Mode::Data),

@@ -1,0 +1,183 @@
+//! Completion over a workspace built in memory, `|` marking the cursor.
+
+use std::path::PathBuf;
+
+use super::*;
+
+fn workspace(files: &[(&str, &str)]) -> (Workspace, PathBuf) {
+    let ws = Workspace::new();
+    let dir = PathBuf::from("/nonexistent-strata-completion");
+    for (name, text) in files {
+        ws.open_document(&dir.join(name), &text.replace('|', ""), 1);
+    }
+    (ws, dir)
+}
+
+/// The labels offered at the `|` in `files[0]`.
+fn labels(files: &[(&str, &str)]) -> Vec<String> {
+    let (ws, dir) = workspace(files);
+    let (name, text) = files[0];
+    let offset = text.find('|').unwrap();
+    complete(&ws, &dir.join(name), offset, Options { snippets: true })
+        .into_iter()
+        .map(|i| i.label)
+        .collect()
+}
+
+fn has(labels: &[String], wanted: &[&str]) {
+    for w in wanted {
+        assert!(labels.iter().any(|l| l == w), "{w} missing from {labels:?}");
+    }
+}
+
+#[test]
+fn top_level_block_types() {
+    let l = labels(&[("main.tf", "|")]);
+    has(
+        &l,
+        &["resource", "variable", "module", "terraform", "locals"],
+    );
+    assert!(!l.iter().any(|l| l == "required_providers"), "{l:?}");
+    let l = labels(&[("main.tf", "res|")]);
+    assert_eq!(l, ["resource"]);
+}
+
+#[test]
+fn arguments_of_a_block_required_first_written_left_out() {
+    let l = labels(&[("main.tf", "module \"m\" {\n  version = \"1\"\n  |\n}\n")]);
+    assert_eq!(l.first().map(String::as_str), Some("source"), "{l:?}");
+    assert!(!l.iter().any(|l| l == "version"), "{l:?}");
+    has(&l, &["count", "for_each", "depends_on", "providers"]);
+    let l = labels(&[("main.tf", "resource \"a_b\" \"c\" {\n  |\n}\n")]);
+    has(
+        &l,
+        &[
+            "count",
+            "for_each",
+            "provider",
+            "depends_on",
+            "lifecycle",
+            "provisioner",
+            "connection",
+        ],
+    );
+    let l = labels(&[(
+        "main.tf",
+        "resource \"a_b\" \"c\" {\n  lifecycle {\n    |\n  }\n}\n",
+    )]);
+    has(
+        &l,
+        &["create_before_destroy", "ignore_changes", "precondition"],
+    );
+}
+
+#[test]
+fn references_with_effective_values() {
+    let files = [
+        ("main.tf", "variable \"region\" {\n  type = string\n  default = \"eu\"\n}\nlocals {\n  a = var.|\n}\n"),
+        ("override.tf", "variable \"region\" {\n  default = \"us\"\n}\n"),
+    ];
+    let (ws, dir) = workspace(&files);
+    let offset = files[0].1.find('|').unwrap();
+    let items = complete(&ws, &dir.join("main.tf"), offset, Options::default());
+    let region = items.iter().find(|i| i.label == "region").unwrap();
+    assert_eq!(region.detail.as_deref(), Some("string = \"us\""));
+    let l = labels(&[("main.tf", "locals {\n  a = up|\n}\n")]);
+    assert_eq!(l, ["upper"]);
+    let l = labels(&[("main.tf", "locals {\n  a = path.|\n}\n")]);
+    assert_eq!(l, ["cwd", "module", "root"]);
+}
+
+#[test]
+fn finite_values() {
+    let l = labels(&[(
+        "main.tf",
+        "resource \"a\" \"b\" {\n  provisioner \"local-exec\" {\n    when = |\n  }\n}\n",
+    )]);
+    has(&l, &["create", "destroy"]);
+    let l = labels(&[("main.tf", "variable \"x\" {\n  type = |\n}\n")]);
+    has(&l, &["string", "list", "object"]);
+    let l = labels(&[(
+        "main.tf",
+        "resource \"a\" \"b\" {\n  lifecycle {\n    prevent_destroy = |\n  }\n}\n",
+    )]);
+    assert_eq!(&l[..2], ["false", "true"]);
+}
+
+#[test]
+fn override_labels_name_the_declarations() {
+    let l = labels(&[
+        ("override.tf", "variable \"|\" {}\n"),
+        ("main.tf", "variable \"region\" {}\nvariable \"zone\" {}\n"),
+    ]);
+    assert_eq!(l, ["region", "zone"]);
+}
+
+#[test]
+fn tfvars_offers_the_module_variables() {
+    let l = labels(&[
+        ("terraform.tfvars", "zone = \"a\"\n|"),
+        (
+            "main.tf",
+            "variable \"region\" {}\nvariable \"zone\" {}\nvariable \"size\" {\n  default = 1\n}\n",
+        ),
+    ]);
+    assert_eq!(l, ["region", "size"]);
+}
+
+#[test]
+fn every_offset_of_broken_and_unusual_texts_answers() {
+    let texts = [
+        "resource \"a_b\" \"c\" {\n  x = <<-EOT\n    ${var.a}é %{ if x }y%{ endif }\n  EOT\n  y = [for k, v in var.m : \"${k}\" if v]\n  dynamic \"d\" {\n    for_each = 1\n    content { z = d.value }\n  }\n}\n",
+        "variable \"x\" {\n  type = object({ a = optional(string, \"é\") })\n}\nlocals { a = upper(join(\",\", [var.x.a, \"}\"]), \n}\n",
+        "}}}] ) \"\" ${ %{ <<EOT\n\"unclosed\nresource \"x\" \"y\" { a = \"b\n# comment var.\n/* block */ output \"o\" { value = module.m. }",
+        "résumé = \"ü\"\n\u{feff}x = y.\n",
+    ];
+    for text in texts {
+        let (ws, dir) = workspace(&[("main.tf", text), ("x.tfvars", text)]);
+        for name in ["main.tf", "x.tfvars"] {
+            for offset in 0..=text.len() + 2 {
+                let items = complete(&ws, &dir.join(name), offset, Options { snippets: true });
+                for item in items {
+                    assert!(item.range.start <= item.range.end && item.range.end <= text.len());
+                    assert!(
+                        text.is_char_boundary(item.range.start)
+                            && text.is_char_boundary(item.range.end)
+                    );
+                }
+                let _ = crate::ide::signature_help::signature_help(&ws, &dir.join(name), offset);
+            }
+        }
+    }
+}
+
+#[test]
+fn json_property_names() {
+    let l = labels(&[("main.tf.json", "{\"res|\"}")]);
+    assert_eq!(l, ["resource"]);
+    let l = labels(&[(
+        "main.tf.json",
+        "{\"resource\": {\"a_b\": {\"c\": {\"count\": 1, \"|\"}}}}",
+    )]);
+    assert!(
+        l.contains(&"for_each".to_string()) && !l.contains(&"count".to_string()),
+        "{l:?}"
+    );
+    let l = labels(&[
+        ("override.tf.json", "{\"variable\": {\"|\": {}}}"),
+        ("main.tf", "variable \"region\" {}\n"),
+    ]);
+    assert_eq!(l, ["region"]);
+    let l = labels(&[("main.tf.json", "{\"locals\": {\"a\": \"|\"}}")]);
+    assert!(l.is_empty(), "{l:?}");
+    // Every offset of broken JSON answers.
+    let text = "{\"resource\": [{\"a\": {\"b\": {\"x\\\"é\": [1, {\"c\": }], \"lifecycle\": {\"\"}}}}, \"output\": {\"";
+    let (ws, dir) = workspace(&[("main.tf.json", text)]);
+    for offset in 0..=text.len() {
+        for item in complete(&ws, &dir.join("main.tf.json"), offset, Options::default()) {
+            assert!(
+                text.is_char_boundary(item.range.start) && text.is_char_boundary(item.range.end)
+            );
+        }
+    }
+}
