@@ -15,6 +15,7 @@ mod capabilities;
 mod completion;
 mod convert;
 mod diagnostics;
+mod documents;
 mod formatting;
 mod hover;
 mod hover_versions;
@@ -24,6 +25,7 @@ mod links;
 mod navigation;
 mod plan;
 mod references;
+mod running;
 mod schemas;
 mod semantic_tokens;
 mod state;
@@ -31,8 +33,6 @@ mod structure;
 pub mod transport;
 mod workspace_symbols;
 
-use std::collections::BTreeSet;
-use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -125,35 +125,6 @@ impl Server {
         }
     }
 
-    /// A load of the provider schemas, to run in the background.
-    fn schema_load(&self, reload: schemas::Reload) -> impl Future<Output = ()> + Send + 'static {
-        let load = self.schemas.clone().reload(
-            reload,
-            self.workspace.clone(),
-            self.publisher.clone(),
-            self.client.clone(),
-            self.session.clone(),
-        );
-        let (schemas, client, session) = (
-            self.schemas.clone(),
-            self.client.clone(),
-            self.session.clone(),
-        );
-        let watch = self.state.client_watches_files();
-        async move {
-            load.await;
-            // The roots just resolved may keep their providers where no glob looks.
-            if watch {
-                schemas.watch_data_dirs(&client, &session).await;
-            }
-        }
-    }
-
-    /// Loads the provider schemas again in the background.
-    fn reload_schemas(&self, reload: schemas::Reload) {
-        tokio::spawn(self.schema_load(reload));
-    }
-
     /// The encoded semantic tokens of a document (inside `range` when given).
     fn semantic_tokens(
         &self,
@@ -177,8 +148,6 @@ impl Server {
         self.publisher.publish(module);
     }
 
-    /// Awaits the client's answer to a request of the server's own; `None` once the
-    /// session has ended (the answer can never come).
     /// Answers a formatting request; a document that does not parse gets no edits and a
     /// message saying why.
     async fn format(
@@ -201,42 +170,6 @@ impl Server {
                     .await;
                 Ok(None)
             }
-        }
-    }
-
-    async fn ask<T>(&self, request: impl Future<Output = T>) -> Option<T> {
-        tokio::select! {
-            answer = request => Some(answer),
-            () = self.session.cancelled() => None,
-        }
-    }
-
-    /// Runs a long analysis of the module of `dir`: contained, cancellable, and answered
-    /// with ContentModified as soon as the client changes that module (its result would
-    /// be stale); either way the computation itself stops. Indexing reading the same
-    /// files again is no change.
-    async fn analyse_module<T, F>(&self, dir: &Path, what: String, f: F) -> Result<T>
-    where
-        T: Send + 'static,
-        F: FnOnce() -> T + Send + 'static,
-    {
-        let mut edits = self.edits.subscribe();
-        let superseded = async {
-            loop {
-                match edits.recv().await {
-                    Ok(edited) if edited != dir => {}
-                    // That module, or too many edits to tell.
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => return,
-                    Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
-                }
-            }
-        };
-        // Superseded, or the handler dropped by `$/cancelRequest`: dropping `run`'s future
-        // stops the computation.
-        tokio::select! {
-            biased;
-            result = self.heavy.run(what, f) => result.map_err(Into::into),
-            () = superseded => Err(jsonrpc::Error::content_modified()),
         }
     }
 }
@@ -299,155 +232,32 @@ impl LanguageServer for Server {
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        let doc = params.text_document;
-        let Some(path) = convert::path_of(&doc.uri) else {
-            return;
-        };
-        let opened = contain("opening a document", || {
-            if let Some(dir) = path.parent() {
-                if self.workspace.module(dir).is_none() {
-                    // Open documents first: their module is read now, not by the indexer.
-                    self.workspace.index_dir(dir);
-                }
-            }
-            self.workspace.open_document(&path, &doc.text, doc.version)
-        });
-        if let Ok(module) = opened {
-            self.publish(module);
-        }
+        self.open_document(params);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        let Some(path) = convert::path_of(&params.text_document.uri) else {
-            return;
-        };
-        let changes: Vec<_> = params
-            .content_changes
-            .into_iter()
-            .map(convert::text_change)
-            .collect();
-        let result = contain("applying an edit", || {
-            self.workspace.change_document(
-                &path,
-                &changes,
-                params.text_document.version,
-                self.state.encoding(),
-            )
-        });
-        match result {
-            Ok(Ok(module)) => self.publish(module),
-            Ok(Err(err)) => {
-                warn!("{err}");
-                self.client
-                    .log_message(MessageType::ERROR, format!("strata: {err}"))
-                    .await;
-            }
-            Err(_) => {} // Logged where it was contained.
+        if let Some(err) = self.change_document(params) {
+            warn!("{err}");
+            self.client
+                .log_message(MessageType::ERROR, format!("strata: {err}"))
+                .await;
         }
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        let Some(path) = convert::path_of(&params.text_document.uri) else {
-            return;
-        };
-        // The editor's text already won; a save of a file that is not open (some clients
-        // send one after a rename) is read from disk.
-        let module = contain("reading a saved file", || {
-            if self.workspace.is_open(&path) {
-                path.parent().and_then(|d| self.workspace.module(d))
-            } else {
-                self.workspace.disk_changed(&path)
-            }
-        });
-        if let Ok(Some(module)) = module {
-            self.publish(module);
-        }
+        self.save_document(params);
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
-        self.tokens.forget(&params.text_document.uri);
-        let Some(path) = convert::path_of(&params.text_document.uri) else {
-            return;
-        };
-        self.outlines.forget(&path);
-        let Ok(module) = contain("closing a document", || {
-            self.workspace.close_document(&path)
-        }) else {
-            return;
-        };
-        let Some(dir) = path.parent() else {
-            return;
-        };
-        if !self.state.in_workspace(dir) {
-            // Read only for its open documents: forgotten with the last of them.
-            let mut forgotten = self.workspace.forget_dir(dir);
-            if !forgotten.is_empty() || self.workspace.module(dir).is_none() {
-                let _ = self.edits.send(dir.to_path_buf());
-                forgotten.push(path);
-                self.publisher.clear(forgotten);
-                return;
-            }
-        }
-        if let Some(module) = module {
-            let gone = !module.sources.iter().any(|s| s.path == path);
-            self.publish(module);
-            if gone {
-                // Closed and not on disk: its diagnostics go with it.
-                self.publisher.clear(vec![path]);
-            }
-        }
+        self.close_document(params);
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        let mut touched = Vec::new();
-        let mut installed = BTreeSet::new();
-        for change in params.changes {
-            let Some(path) = convert::path_of(&change.uri) else {
-                continue;
-            };
-            installed.extend(self.schemas.installation_roots(&path));
-            if self.schemas.is_installed(&path) {
-                continue; // Not a workspace file: only its root's schemas change.
-            }
-            let module = contain("reading a changed file", || {
-                if change.typ == FileChangeType::DELETED {
-                    self.workspace.disk_deleted(&path)
-                } else {
-                    self.workspace.disk_changed(&path)
-                }
-            });
-            touched.extend(module.ok().flatten());
-        }
-        if !installed.is_empty() {
-            self.reload_schemas(schemas::Reload::Roots(installed));
-        }
-        touched.sort_by(|a, b| a.dir.cmp(&b.dir));
-        touched.dedup_by(|a, b| a.dir == b.dir);
-        for module in touched {
-            if let Some(current) = self.workspace.module(&module.dir) {
-                self.publish(current);
-            }
-        }
+        self.watched_files_changed(params);
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        self.state
-            .set_state_path(capabilities::state_path_setting(&params.settings));
-        let dialect = capabilities::dialect_setting(&params.settings);
-        let applied = contain("applying the settings", || {
-            self.workspace.set_dialect(dialect);
-            self.workspace
-                .set_core_version(capabilities::core_version_setting(&params.settings));
-        });
-        if applied.is_ok() {
-            for module in self.workspace.modules() {
-                self.publish(module);
-            }
-        }
-        let schema_settings = schemas::schema_settings(&params.settings).unwrap_or_default();
-        if self.schemas.configure(schema_settings) {
-            self.reload_schemas(schemas::Reload::Full);
-        }
+        self.configuration_changed(params);
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
