@@ -69,9 +69,11 @@ pub fn reparse(
     // any of that touches (an edit right at an item's end touches it too), in whole lines.
     let mut slice_start = prefix;
     let mut old_slice_end = old_changed_end;
-    for d in &previous.diagnostics {
-        slice_start = slice_start.min(d.span.start as usize);
-        old_slice_end = old_slice_end.max(d.span.end as usize);
+    // (And every part HCL skipped: one can come before the first error it reported.)
+    let problems = previous.diagnostics.iter().map(|d| d.span);
+    for span in problems.chain(previous.unread.iter().copied()) {
+        slice_start = slice_start.min(span.start as usize);
+        old_slice_end = old_slice_end.max(span.end as usize);
     }
     // After its first error HCL's parser stays in recovery mode to the end of the file
     // (silent about most later errors, skipping everything after a stray token), so what

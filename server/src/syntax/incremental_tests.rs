@@ -371,3 +371,13 @@ fn a_keyword_is_a_whole_identifier() {
     );
     assert!(clean.diagnostics.is_empty(), "{:?}", clean.diagnostics);
 }
+
+/// Found by fuzzing (fuzz/, target reparse): HCL skipped part of an object (`,  }` after
+/// a repeated key) before the first error it reported; the slice covers every skipped
+/// part as it covers every error, so that part is read again, not lost.
+#[test]
+fn a_part_skipped_before_the_first_error_stays_skipped() {
+    let (before, after) = fuzzed_edit("repeated-key-object-before-a-stray-brace");
+    same_as_fuzzed((&before, &after));
+    same_as_fuzzed((&after, &before));
+}
