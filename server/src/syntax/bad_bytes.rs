@@ -3,23 +3,23 @@
 //! file) and its parser meets each as a token of its own, so the items holding them are
 //! read as HCL reads them while the rest of the file is parsed as usual.
 
-use super::lexer::{Lexer, Tok, INVALID_ENCODING};
+use super::lexer::{Lexer, Tok};
 use super::recover::{file, recover_range};
+use super::scanner_errors::count_per_file;
 use super::File;
 
 /// Parses a native-syntax file whose bytes at `invalid` (in order) were not UTF-8, the
-/// text holding a placeholder for each.
+/// text holding a placeholder for each; the scanner's errors are counted over the whole
+/// file as HCL counts them (`scanner_errors`).
 pub(super) fn parse_native_invalid(text: &str, invalid: &[usize], previous: Option<&File>) -> File {
     let invalid = outside_comments(text, invalid);
-    if invalid.is_empty() {
-        return super::recover::parse_native(text, previous);
-    }
-    let mut recovered = recover_range(text, 0..text.len(), previous, &invalid);
-    let mut told = false;
-    recovered
-        .diagnostics
-        .retain(|d| d.summary != INVALID_ENCODING || !std::mem::replace(&mut told, true));
-    file(recovered)
+    let mut parsed = if invalid.is_empty() {
+        super::recover::parse_native(text, previous)
+    } else {
+        file(recover_range(text, 0..text.len(), previous, &invalid))
+    };
+    count_per_file(text, &invalid, &mut parsed.diagnostics);
+    parsed
 }
 
 /// The offsets among `invalid` that HCL's scanner meets as tokens: those outside

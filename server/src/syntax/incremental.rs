@@ -216,6 +216,9 @@ impl Edit<'_> {
         body.blocks.extend(reparsed.blocks);
         body.attributes.sort_by_key(|a| a.span.start);
         body.blocks.sort_by_key(|b| b.span.start);
+        // HCL counts some scanner errors over the whole file, as the full parse does.
+        let mut diagnostics = diagnostics;
+        super::scanner_errors::count_per_file(text, &[], &mut diagnostics);
         Some(File {
             syntax: Syntax::Native,
             body,

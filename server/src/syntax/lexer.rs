@@ -4,12 +4,9 @@
 //! what Terraform prints. This scanner reproduces the token stream of HCL's native syntax
 //! (strings and heredocs with their template sequences, comments, the characters HCL
 //! refuses) so that [`super::diagnose`] can follow HCL's parser to the same error, and
-//! [`token_errors`] reports what HCL's scanner itself refuses (`Invalid character`,
-//! `Unsupported operator`, `Invalid multi-line string`).
+//! [`super::scanner_errors`] can report what HCL's scanner itself refuses.
 
 use std::ops::Range;
-
-use super::{Span, SyntaxDiagnostic, SyntaxSeverity};
 
 /// The kinds of token HCL's scanner produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +142,19 @@ impl<'a> Lexer<'a> {
 
     /// The next token; at the end, an empty `Eof` token, again and again (Terraform prints
     /// HCL's one byte wider: see `SourcePositions::range`).
+    /// Every token still to come, ending with [`Tok::Eof`].
+    pub(super) fn remaining_tokens(mut self) -> Vec<Token> {
+        let mut out = Vec::new();
+        loop {
+            let token = self.next_token();
+            let end = token.kind == Tok::Eof;
+            out.push(token);
+            if end {
+                return out;
+            }
+        }
+    }
+
     pub(super) fn next_token(&mut self) -> Token {
         while self.tokens.is_empty() && self.pos < self.end {
             match self.modes.last() {
@@ -216,7 +226,7 @@ impl<'a> Lexer<'a> {
                 }
             }
             c if c.is_ascii_digit() => {
-                let len = number_len(rest);
+                let len = super::number_literal::token_len(rest.as_bytes());
                 self.push(Tok::Number, len);
             }
             c if c.is_alphabetic() || c == '_' => {
@@ -374,19 +384,11 @@ impl<'a> Lexer<'a> {
 /// Every token of a native-syntax `text` in order, comments of both kinds included, ending
 /// with [`Tok::Eof`]: the token stream HCL's writer works on.
 pub fn all_tokens(text: &str) -> Vec<Token> {
-    let mut lexer = Lexer::new(text, 0..text.len()).with_block_comments();
-    let mut out = Vec::new();
-    loop {
-        let token = lexer.next_token();
-        let end = token.kind == Tok::Eof;
-        out.push(token);
-        if end {
-            return out;
-        }
-    }
+    Lexer::new(text, 0..text.len())
+        .with_block_comments()
+        .remaining_tokens()
 }
 
-/// The length of the number literal at the start of `rest`.
 /// Where a heredoc's opening line puts its marker, and the line's length.
 pub(super) struct HeredocOpener {
     /// The marker's bytes within the text the opener starts.
@@ -425,28 +427,6 @@ pub(super) fn heredoc_opener(rest: &str) -> Option<HeredocOpener> {
         marker: start..start + marker_len,
         len: start + marker_len + newline_len,
     })
-}
-
-fn number_len(rest: &str) -> usize {
-    let bytes = rest.as_bytes();
-    let digits = |from: usize| {
-        bytes[from..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count()
-    };
-    let mut len = digits(0);
-    if bytes.get(len) == Some(&b'.') && bytes.get(len + 1).is_some_and(u8::is_ascii_digit) {
-        len += 1 + digits(len + 1);
-    }
-    if matches!(bytes.get(len), Some(b'e' | b'E')) {
-        let sign = usize::from(matches!(bytes.get(len + 1), Some(b'+' | b'-')));
-        let exponent = digits(len + 1 + sign);
-        if exponent > 0 {
-            len += 1 + sign + exponent;
-        }
-    }
-    len
 }
 
 /// The operator or punctuation token at the start of `rest`.
@@ -495,106 +475,4 @@ fn punctuation(rest: &str) -> Option<(Tok, usize)> {
         _ => return None,
     };
     Some((kind, 1))
-}
-
-/// What HCL's scanner refuses among `tokens`, in HCL's words and with its limits on
-/// repeating itself (one `;`, four bitwise operators, every other quote character).
-pub(super) fn token_errors(text: &str, tokens: &[Token]) -> Vec<SyntaxDiagnostic> {
-    let mut out = Vec::new();
-    let (mut bitwise, mut backticks, mut apostrophes, mut semicolons) = (0, 0, 0, 0);
-    for token in tokens {
-        let detail: Option<(&str, String)> = match token.kind {
-            Tok::BitwiseAnd | Tok::BitwiseOr | Tok::BitwiseXor | Tok::BitwiseNot if bitwise < 4 => {
-                bitwise += 1;
-                let suggestion = match token.kind {
-                    Tok::BitwiseAnd => " Did you mean boolean AND (\"&&\")?",
-                    Tok::BitwiseOr => " Did you mean boolean OR (\"||\")?",
-                    Tok::BitwiseNot => " Did you mean boolean NOT (\"!\")?",
-                    _ => "",
-                };
-                Some((
-                    "Unsupported operator",
-                    format!("Bitwise operators are not supported.{suggestion}"),
-                ))
-            }
-            Tok::Backtick => {
-                let report = backticks % 2 == 0;
-                if backticks <= 2 {
-                    backticks += 1;
-                }
-                report.then(|| {
-                    (
-                        "Invalid character",
-                        "The \"`\" character is not valid. To create a multi-line string, use \
-                         the \"heredoc\" syntax, like \"<<EOT\"."
-                            .into(),
-                    )
-                })
-            }
-            Tok::Apostrophe => {
-                let report = apostrophes % 2 == 0;
-                if apostrophes <= 2 {
-                    apostrophes += 1;
-                }
-                report.then(|| {
-                    (
-                        "Invalid character",
-                        "Single quotes are not valid. Use double quotes (\") to enclose strings."
-                            .into(),
-                    )
-                })
-            }
-            Tok::Semicolon if semicolons < 1 => {
-                semicolons += 1;
-                Some((
-                    "Invalid character",
-                    "The \";\" character is not valid. Use newlines to separate arguments and \
-                     blocks, and commas to separate items in collection values."
-                        .into(),
-                ))
-            }
-            Tok::QuotedNewline => Some((
-                "Invalid multi-line string",
-                "Quoted strings may not be split over multiple lines. To produce a multi-line \
-                 string, either use the \\n escape to represent a newline character or use the \
-                 \"heredoc\" multi-line template syntax."
-                    .into(),
-            )),
-            Tok::Invalid => Some((
-                "Invalid character",
-                invalid_character(&text[token.span.clone()]),
-            )),
-            Tok::BadUtf8 => Some((
-                INVALID_ENCODING,
-                "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected \
-                 in your editor."
-                    .into(),
-            )),
-            _ => None,
-        };
-        if let Some((summary, detail)) = detail {
-            out.push(SyntaxDiagnostic {
-                severity: SyntaxSeverity::Error,
-                summary: summary.into(),
-                detail,
-                span: Span::new(token.span.start, token.span.end),
-                cited: None,
-            });
-        }
-    }
-    out
-}
-
-/// HCL's summary for a byte that is not UTF-8, which it reports once per file.
-pub(super) const INVALID_ENCODING: &str = "Invalid character encoding";
-
-fn invalid_character(chars: &str) -> String {
-    if chars == "“" || chars == "”" {
-        "\"Curly quotes\" are not valid here. These can sometimes be inadvertently introduced \
-         when sharing code via documents or discussion forums. It might help to replace the \
-         character with a \"straight quote\"."
-            .into()
-    } else {
-        "This character is not used within the language.".into()
-    }
 }

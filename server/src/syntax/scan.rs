@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+use super::number_literal;
+
 /// What an open frame is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Frame {
@@ -63,7 +65,8 @@ struct Scanner<'a> {
     open_comment: Option<usize>,
     /// Where the scanner first met what HCL refuses and hcl-edit accepts: a line break
     /// inside a quoted string (HCL's scanner reads on in the string, and its parser
-    /// refuses the break), or a carriage return without a line feed outside strings.
+    /// refuses the break), a carriage return without a line feed outside strings, or a
+    /// number HCL's parser refuses.
     refused: Option<usize>,
 }
 
@@ -263,6 +266,24 @@ impl<'a> Scanner<'a> {
             b')' => {
                 self.pop(&[Frame::Paren]);
                 self.pos += 1;
+            }
+            b if b.is_ascii_digit() => {
+                let len = number_literal::token_len(&self.bytes()[start..self.end]);
+                if !number_literal::is_valid(&self.text[start..start + len]) {
+                    // hcl-edit takes every number Rust's float parser reads (one too large
+                    // for a float as the largest), HCL's parser refuses this one.
+                    self.refused.get_or_insert(start);
+                }
+                self.pos += len;
+            }
+            b if b == b'_' || b.is_ascii_alphabetic() || !b.is_ascii() => {
+                // A name as a whole, so that digits in it (`a1e9999999999`) are no number.
+                self.pos += self.bytes()[start..self.end]
+                    .iter()
+                    .take_while(|&&c| {
+                        c == b'_' || c == b'-' || c.is_ascii_alphanumeric() || !c.is_ascii()
+                    })
+                    .count();
             }
             _ => self.pos += utf8_len(b),
         }
@@ -510,8 +531,8 @@ pub(super) fn body_close(text: &str, open: usize, end: usize) -> Option<usize> {
 /// Whether `range` of `text` holds what hcl-edit accepts and HCL's scanner refuses: a
 /// quoted string across a line break (`Invalid multi-line string`), a carriage return
 /// alone (`Invalid character`), a heredoc's closing marker on the file's last line without
-/// a line break (`Unterminated template string`). A parse hcl-edit accepts is HCL's only
-/// without them.
+/// a line break (`Unterminated template string`), a number whose value HCL's parser
+/// refuses (`Invalid number literal`). A parse hcl-edit accepts is HCL's only without them.
 pub(super) fn hcl_refuses(text: &str, range: Range<usize>) -> bool {
     let mut sc = Scanner::new(text, range);
     while sc.refused.is_none() && sc.step().is_some() {}

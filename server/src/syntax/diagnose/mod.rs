@@ -9,7 +9,8 @@
 use std::ops::Range;
 
 use super::depth::nested_too_deeply;
-use super::lexer::{self, Lexer, Tok, Token};
+use super::lexer::{Lexer, Tok, Token};
+use super::scanner_errors;
 use super::{Span, SyntaxDiagnostic, SyntaxSeverity};
 use crate::limits::MAX_NESTING_DEPTH;
 
@@ -68,7 +69,7 @@ pub(in crate::syntax) fn body_item_and_mode(
         .filter(|t| t.span.end <= read_to)
         .cloned()
         .collect();
-    let mut out = lexer::token_errors(text, &inside);
+    let mut out = scanner_errors::token_errors(text, &inside);
     out.append(&mut parser.diagnostics);
     out.sort_by_key(|d| d.span.start);
     (out, parser.recovery)
@@ -86,7 +87,7 @@ pub(in crate::syntax) fn whole_file(text: &str) -> Vec<SyntaxDiagnostic> {
     };
     let mut parser = Parser::new(text, 0..text.len(), scope);
     parser.top_level_body();
-    let mut out = lexer::token_errors(text, &parser.tokens);
+    let mut out = scanner_errors::token_errors(text, &parser.tokens);
     out.append(&mut parser.diagnostics);
     out.sort_by_key(|d| d.span.start);
     out
@@ -112,7 +113,7 @@ pub(in crate::syntax) fn expression(text: &str) -> Vec<SyntaxDiagnostic> {
         let token = parser.lexer.next_token();
         parser.tokens.push(token);
     }
-    let mut out = lexer::token_errors(text, &parser.tokens);
+    let mut out = scanner_errors::token_errors(text, &parser.tokens);
     out.append(&mut parser.diagnostics);
     out.sort_by_key(|d| d.span.start);
     out

@@ -7,7 +7,8 @@
 
 use std::ops::Range;
 
-use super::super::lexer::{self, Tok, Token};
+use super::super::lexer::{Tok, Token};
+use super::super::scanner_errors;
 use super::super::{Span, SyntaxDiagnostic};
 use super::{Parser, Scope};
 
@@ -62,7 +63,7 @@ pub(in crate::syntax) fn skipped(text: &str, range: Range<usize>, invalid: &[usi
     }
     let scanner_errors = regions
         .iter()
-        .flat_map(|r| lexer::token_errors(text, tokens_in(&parser.tokens, *r)))
+        .flat_map(|r| scanner_errors::token_errors(text, tokens_in(&parser.tokens, *r)))
         .collect();
     Skipped {
         regions,

@@ -2,6 +2,7 @@
 //! function calls, tuples, objects, `for` expressions and templates.
 
 use super::{Parser, Tok};
+use crate::syntax::number_literal;
 
 impl Parser<'_> {
     pub(super) fn term(&mut self) {
@@ -9,7 +10,8 @@ impl Parser<'_> {
         match start.kind {
             Tok::OParen => self.parentheses(),
             Tok::Number => {
-                self.read();
+                let number = self.read();
+                self.number_value(number.span);
             }
             Tok::Ident => {
                 let name = self.read();
@@ -135,19 +137,34 @@ impl Parser<'_> {
         }
     }
 
-    /// `foo.0`, which HCL accepts from HIL, but not `foo.0.1` (a fractional number).
+    /// A number token's value, which HCL's parser reads with cty's `ParseNumberVal` and
+    /// refuses (without recovering) where Go's `big.ParseFloat` does: `1.5.0`, `1e5e5`.
+    fn number_value(&mut self, span: std::ops::Range<usize>) {
+        let token = self.text.get(span.clone()).unwrap_or("");
+        if !number_literal::is_valid(token) {
+            self.error(
+                "Invalid number literal",
+                "Failed to recognize the value of this number literal.",
+                span,
+            );
+        }
+    }
+
+    /// `foo.0`, which HCL accepts from HIL, but not `foo.0.1` (a fractional number); an
+    /// index without a dot is a number value as any other (`foo.1e5e5` is refused).
     fn legacy_index(&mut self, instead: &str) {
         let number = self.read();
         let digits = self.text.get(number.span.clone()).unwrap_or("");
-        if let Some((first, second)) = digits.split_once('.') {
-            self.error(
+        match digits.split_once('.') {
+            None => self.number_value(number.span),
+            Some((first, second)) => self.error(
                 "Invalid legacy index syntax",
                 &format!(
                     "When using the legacy index syntax, chaining two indexes together is not \
                      permitted. Use the proper index{instead}, like [{first}][{second}]."
                 ),
                 number.span,
-            );
+            ),
         }
     }
 
