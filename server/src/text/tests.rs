@@ -188,3 +188,17 @@ fn columns_count_grapheme_clusters_within_tokens_as_hcl_does() {
     let text = "s = \"\u{301}a\"";
     assert_eq!(source_pos(text, text.len()).column, 9);
 }
+
+#[test]
+fn terraform_positions_end_lines_at_line_feeds_only() {
+    // HCL counts a lone carriage return as one more column; the editor's lines end there.
+    let text = "a = 1\rbb = 2\r\nc";
+    let positions = SourcePositions::new(text);
+    let at = |line, column, byte| SourcePos { line, column, byte };
+    assert_eq!(positions.at(6), at(1, 7, 6));
+    assert_eq!(positions.at(14), at(2, 1, 14));
+    assert_eq!(source_pos(text, 14), at(2, 1, 14));
+    assert_eq!(positions.line_text(1), "a = 1\rbb = 2");
+    assert_eq!(positions.line_text(2), "c");
+    assert_eq!(SourcePositions::json(text).at(14), at(2, 1, 14));
+}
