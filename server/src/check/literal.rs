@@ -111,10 +111,11 @@ pub fn decoded(expr: &Expr) -> Option<Value> {
     }
 }
 
-/// A boolean decoded without any evaluation context (spec §3.2).
+/// A boolean decoded without any evaluation context (spec §3.2), errors at the start of
+/// the expression as `gohcl.DecodeExpression` puts them (`StartRange`).
 pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnostic> {
     let mut out = not_constant(m, file, &a.expr);
-    let problem = match constant(&a.expr) {
+    let problem = match decoded(&a.expr) {
         _ if !out.is_empty() || is_missing(&a.expr) => Some("value must be known".to_string()),
         Some(Value::Bool(_)) => None,
         Some(Value::String(s)) if matches!(s.as_str(), "true" | "false" | "1" | "0") => None,
@@ -126,7 +127,7 @@ pub fn literal_bool(m: &MergedModule, file: u32, a: &Attribute) -> Vec<Diagnosti
         None => None,
     };
     if let Some(problem) = problem {
-        out.push(unsuitable(m, file, a.expr.span, &problem));
+        out.push(unsuitable(m, file, a.expr.start_range(), &problem));
     }
     out
 }
@@ -149,7 +150,7 @@ fn unsuitable(m: &MergedModule, file: u32, span: Span, problem: &str) -> Diagnos
 /// and the string, empty when decoding failed; numbers and booleans convert to strings.
 pub fn literal_string(m: &MergedModule, file: u32, a: &Attribute) -> (Vec<Diagnostic>, String) {
     let mut out = not_constant(m, file, &a.expr);
-    let (text, problem) = match constant(&a.expr) {
+    let (text, problem) = match decoded(&a.expr) {
         _ if !out.is_empty() || is_missing(&a.expr) => (String::new(), Some("value must be known")),
         Some(Value::String(s)) => (s, None),
         Some(Value::Bool(b)) => (b.to_string(), None),
@@ -162,4 +163,32 @@ pub fn literal_string(m: &MergedModule, file: u32, a: &Attribute) -> (Vec<Diagno
         out.push(unsuitable(m, file, a.expr.start_range(), problem));
     }
     (out, text)
+}
+
+/// OpenTofu's `deprecated` argument of a variable or output (`named_values.go`): a string
+/// decoded as a constant, which must hold more than blanks unless decoding failed (or,
+/// for an output, an error came `before` it in the block); that error is `Invalid
+/// \`deprecated\` {noun}` at `subject`, naming the `object` being deprecated.
+pub fn deprecated(
+    m: &MergedModule,
+    a: (u32, &Attribute),
+    subject: Origin,
+    before: bool,
+    (noun, object): (&str, &str),
+) -> Vec<Diagnostic> {
+    let (mut out, text) = literal_string(m, a.0, a.1);
+    if out.is_empty() && !before && text.trim().is_empty() {
+        out.push(at(
+            m,
+            subject,
+            Severity::Error,
+            LITERAL_VALUE,
+            format!("Invalid `deprecated` {noun}"),
+            format!(
+                "The \"deprecated\" argument must not be empty, and should provide instructions \
+                 on how to migrate away from usage of this deprecated {object}."
+            ),
+        ));
+    }
+    out
 }

@@ -34,6 +34,7 @@ mod module_arguments;
 mod module_providers;
 pub mod module_sources;
 mod modules;
+mod outputs;
 mod overrides;
 mod provider_bodies;
 mod provider_configs;
@@ -288,6 +289,7 @@ fn load(
     lifecycle::check(merged, &mut out);
     conditions::check(merged, &mut out);
     variables::check(merged, &mut out);
+    outputs::check(merged, &mut out);
     refactoring::check(merged, &mut out);
     module_sources::check(merged, &mut out);
     providers::check(merged, &mut out);

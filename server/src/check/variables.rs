@@ -6,10 +6,11 @@
 
 use serde_json::Value;
 
-use super::literal::{literal_bool, not_constant};
+use super::literal::{deprecated, literal_bool, literal_string, not_constant};
 use super::{at, Diagnostic, Severity};
 use crate::eval::constant;
 use crate::merge::{MergedModule, Origin, Variable};
+use crate::module::Dialect;
 use crate::syntax::{Block, Expr, Syntax};
 use crate::types::{apply_defaults, convert, parse_type_argument, Type};
 
@@ -122,12 +123,24 @@ fn decode(
         out.push(at(m, label, Severity::Error, NAME, "Invalid variable name".into(),
             format!("The variable name \"{}\" is reserved due to its special meaning inside module blocks.", name.name)));
     }
-    if !json {
-        for flag in ["sensitive", "nullable", "ephemeral", "const"] {
-            if let Some(a) = block.body.attribute(flag) {
-                out.extend(literal_bool(m, file, a));
-            }
+    if let Some(a) = block.body.attribute("description") {
+        out.extend(literal_string(m, file, a).0);
+    }
+    for flag in ["sensitive", "nullable", "ephemeral", "const"] {
+        if let Some(a) = block.body.attribute(flag) {
+            out.extend(literal_bool(m, file, a));
         }
+    }
+    let deprecated_arg = block.body.attribute("deprecated");
+    if let Some(a) = deprecated_arg.filter(|_| m.dialect == Dialect::OpenTofu) {
+        // OpenTofu's (named_values.go, decodeVariableBlock), at the variable's name.
+        out.extend(deprecated(
+            m,
+            (file, a),
+            label,
+            false,
+            ("value", "variable"),
+        ));
     }
     let ty = match block
         .body
