@@ -106,33 +106,41 @@ fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
             return;
         }
     };
-    let wildcard = items
-        .iter()
-        .any(|e| matches!(&e.kind, ExprKind::String(s) if &**s == "*"));
+    // Terraform reports the wildcard over the whole list, and the mix of a wildcard with
+    // references (those that decode: traversals, and quoted ones) at the last wildcard.
+    let mut wildcard = None;
+    let mut references = 0;
     for e in items {
         match &e.kind {
-            ExprKind::String(s) if &**s == "*" => ctx.push(
-                Severity::Error,
-                IGNORE_CHANGES,
-                e.span,
-                "Invalid ignore_changes wildcard",
-                "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
-            ),
-            ExprKind::String(_) => ctx.push(
-                Severity::Warning,
-                IGNORE_CHANGES,
-                e.span,
-                "Quoted references are deprecated",
-                super::deprecations::QUOTED_REFERENCE,
-            ),
+            ExprKind::String(s) if &**s == "*" => {
+                wildcard = Some(e.span);
+                ctx.push(
+                    Severity::Error,
+                    IGNORE_CHANGES,
+                    a.expr.span,
+                    "Invalid ignore_changes wildcard",
+                    "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+                );
+            }
+            ExprKind::String(_) => {
+                references += 1;
+                ctx.push(
+                    Severity::Warning,
+                    IGNORE_CHANGES,
+                    e.span,
+                    "Quoted references are deprecated",
+                    super::deprecations::QUOTED_REFERENCE,
+                );
+            }
+            _ if e.static_traversal().is_some() => references += 1,
             _ => {}
         }
     }
-    if wildcard && items.len() > 1 {
+    if let (Some(span), true) = (wildcard, references > 0) {
         ctx.push(
             Severity::Error,
             IGNORE_CHANGES,
-            a.expr.span,
+            span,
             "Invalid ignore_changes ruleset",
             "Cannot mix wildcard string \"*\" with non-wildcard references.",
         );

@@ -196,7 +196,8 @@ pub(super) fn apply_override_locals(m: &mut MergedModule, file: FileIndex, block
                 local.provenance.overrides.push(here);
                 local.value = attr(file, a);
             }
-            None => missing(m, "locals", &a.name.name, here),
+            // Terraform names the whole definition, `name = value` (the local's DeclRange).
+            None => missing(m, "locals", &a.name.name, Origin { file, span: a.span }),
         }
     }
 }

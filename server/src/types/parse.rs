@@ -91,7 +91,12 @@ fn type_expr(expr: &Expr) -> Result<Type, TypeError> {
     match &expr.kind {
         ExprKind::Parens(inner) => type_expr(inner),
         ExprKind::Variable(id) => keyword(&id.name, expr.span),
-        ExprKind::FuncCall { name, args, .. } => constructor(&name.name, args, expr.span),
+        ExprKind::FuncCall { name, args, .. } => {
+            // HCL's `ArgsRange`, from the parenthesis on: the tree keeps no position for
+            // it, so it is taken right after the name (where `terraform fmt` puts it).
+            let args_range = Span::new(name.span.end as usize, expr.span.end as usize);
+            constructor(&name.name, args, (name.span, args_range))
+        }
         _ => Err(invalid(
             expr.span,
             "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).",
@@ -130,7 +135,19 @@ fn optional_misplaced(span: Span) -> TypeError {
     )
 }
 
-fn constructor(name: &str, args: &[Expr], span: Span) -> Result<Type, TypeError> {
+/// A type constructor call, its errors where HCL's `typeexpr` puts them: a wrong number
+/// of arguments at the arguments (the extra ones when there are too many), a keyword that
+/// takes none at the arguments, a misplaced `optional` at its name.
+fn constructor(
+    name: &str,
+    args: &[Expr],
+    (name_span, args_range): (Span, Span),
+) -> Result<Type, TypeError> {
+    let span = match args {
+        [_, second, .., last] => Span::new(second.span.start as usize, last.span.end as usize),
+        [_, second] => second.span,
+        _ => args_range,
+    };
     match name {
         "list" | "set" | "map" => {
             let [element] = args else {
@@ -158,10 +175,13 @@ fn constructor(name: &str, args: &[Expr], span: Span) -> Result<Type, TypeError>
             )),
             _ => Err(invalid(span, "The object type constructor requires one argument specifying the attribute types and values as a map.")),
         },
-        "string" | "number" | "bool" => Err(invalid(span, format!("Primitive type keyword \"{name}\" does not expect arguments."))),
-        "any" => Err(invalid(span, "Type constraint keyword \"any\" does not expect arguments.")),
-        "optional" => Err(optional_misplaced(span)),
-        other => Err(invalid(span, format!("Keyword \"{other}\" is not a valid type constructor."))),
+        "string" | "number" | "bool" => Err(invalid(args_range, format!("Primitive type keyword \"{name}\" does not expect arguments."))),
+        "any" => Err(invalid(args_range, "Type constraint keyword \"any\" does not expect arguments.")),
+        "optional" => Err(optional_misplaced(name_span)),
+        other => {
+            let call = Span::new(name_span.start as usize, args_range.end as usize);
+            Err(invalid(call, format!("Keyword \"{other}\" is not a valid type constructor.")))
+        }
     }
 }
 
