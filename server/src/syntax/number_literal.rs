@@ -53,7 +53,9 @@ pub(super) fn is_valid(token: &str) -> bool {
         return false;
     }
     let exponent = match exponent {
-        None => 0,
+        // Without an exponent the binary exponent is at most the digits' bits (a file
+        // far below the gigabytes it takes to leave the range): no need to count them.
+        None => return true,
         Some(e) => {
             let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
             if digits.is_empty() || !all_digits(digits) {

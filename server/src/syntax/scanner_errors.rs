@@ -30,9 +30,20 @@ pub(super) fn count_per_file(
     let tokens = Lexer::new(text, 0..text.len())
         .with_invalid(invalid)
         .remaining_tokens();
-    diagnostics.retain(|d| !is_counted(d));
-    diagnostics.extend(token_errors(text, &tokens).into_iter().filter(is_counted));
-    diagnostics.sort_by_key(|d| d.span.start);
+    let told: Vec<SyntaxDiagnostic> = token_errors(text, &tokens)
+        .into_iter()
+        .filter(is_counted)
+        .collect();
+    let same =
+        |a: &SyntaxDiagnostic, b: &SyntaxDiagnostic| a.span == b.span && a.detail == b.detail;
+    diagnostics.retain(|d| !is_counted(d) || told.iter().any(|t| same(t, d)));
+    for t in told {
+        if !diagnostics.iter().any(|d| same(&t, d)) {
+            // Before the parser's errors at the same place, as HCL lists the scanner's first.
+            let at = diagnostics.partition_point(|d| d.span.start < t.span.start);
+            diagnostics.insert(at, t);
+        }
+    }
 }
 
 fn is_counted(d: &SyntaxDiagnostic) -> bool {
