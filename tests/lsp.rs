@@ -279,7 +279,8 @@ fn files_changed_on_disk_update_their_module() {
             "**/terraform.tfstate",
             "**/.terraform.lock.hcl",
             "**/.terraform/providers/**",
-            "**/terraform.d/plugins/**"
+            "**/terraform.d/plugins/**",
+            "**/{.terraform-version,.opentofu-version,.tool-versions}"
         ]
     );
 
@@ -331,6 +332,30 @@ fn closing_a_document_returns_to_the_disk_text() {
     assert_eq!(closed["diagnostics"], json!([]));
 }
 
+/// Whether a diagnostics notification holds `Unsupported Terraform Core version`.
+fn unsupported(p: &Value) -> bool {
+    p["diagnostics"].as_array().is_some_and(|d| {
+        d.iter().any(|d| {
+            d["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("Unsupported Terraform Core version")
+        })
+    })
+}
+
+/// The hover on `required_version` (line 2 of the document `u`), as markdown.
+fn required_version_hover(client: &mut Client, u: &str) -> String {
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": { "line": 1, "character": 5 } }),
+    );
+    hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// `required_version` is checked against the `strata.terraformVersion` setting (else the
 /// release Strata targets), and the hover on it says which version that is.
 #[test]
@@ -340,31 +365,48 @@ fn required_version_follows_the_terraform_version_setting() {
     let path = dir.write("main.tf", text);
     let mut client = start_in(&dir);
     let u = client.open(&path, text, 1);
-    let unsupported = |p: &Value| {
-        p["diagnostics"].as_array().is_some_and(|d| {
-            d.iter().any(|d| {
-                d["message"]
-                    .as_str()
-                    .unwrap_or("")
-                    .contains("Unsupported Terraform Core version")
-            })
-        })
-    };
     client.diagnostics_for(&u, unsupported);
     client.notify(
         "workspace/didChangeConfiguration",
         json!({ "settings": { "strata": { "terraformVersion": "1.9.8" } } }),
     );
     client.diagnostics_for(&u, |p| !unsupported(p));
-    let hover = client.request(
-        "textDocument/hover",
-        json!({ "textDocument": { "uri": u }, "position": { "line": 1, "character": 5 } }),
-    );
-    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    let shown = required_version_hover(&mut client, &u);
     assert!(
         shown.contains("**1.9.8**") && shown.contains("setting"),
         "{shown}"
     );
+}
+
+/// A version file written or changed on disk sets the version `required_version` is
+/// checked against, for the module in its directory and those below, and the hover says
+/// where that version came from.
+#[test]
+fn required_version_follows_version_files_changed_on_disk() {
+    let dir = TempDir::new("lsp-version-file");
+    let text = "terraform {\n  required_version = \">= 1.0, < 1.10\"\n}\n";
+    let path = dir.write("m/main.tf", text);
+    let mut client = start_in(&dir);
+    let u = client.open(&path, text, 1);
+    client.diagnostics_for(&u, unsupported);
+    let written = dir.write(".tool-versions", "nodejs 20.1.0\nterraform 1.9.8\n");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&written), "type": 1 }] }),
+    );
+    client.diagnostics_for(&u, |p| !unsupported(p));
+    let shown = required_version_hover(&mut client, &u);
+    assert!(
+        shown.contains("**1.9.8**") && shown.contains(".tool-versions"),
+        "{shown}"
+    );
+    // A closer file wins: this one names a version the constraint refuses.
+    let closer = dir.write("m/.terraform-version", "1.10.2\n");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&closer), "type": 2 }] }),
+    );
+    client.diagnostics_for(&u, unsupported);
 }
 
 #[test]

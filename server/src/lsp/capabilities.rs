@@ -186,6 +186,8 @@ pub fn file_watch_registration() -> Registration {
         // The providers `terraform init` installs, and the implied mirror a root vendors.
         "**/.terraform/providers/**",
         "**/terraform.d/plugins/**",
+        // The version files that set the Terraform or OpenTofu version in effect.
+        "**/{.terraform-version,.opentofu-version,.tool-versions}",
     ]
     .into_iter()
     .map(|glob| FileSystemWatcher {

@@ -119,6 +119,12 @@ impl Server {
             if self.schemas.is_installed(&path) {
                 continue; // Not a workspace file: only its root's schemas change.
             }
+            if let Ok(Some(modules)) = contain("reading a version file", || {
+                self.workspace.version_file_changed(&path)
+            }) {
+                touched.extend(modules);
+                continue;
+            }
             let module = contain("reading a changed file", || {
                 if change.typ == FileChangeType::DELETED {
                     self.workspace.disk_deleted(&path)

@@ -261,6 +261,25 @@ impl Workspace {
         Some(self.rebuild_module(dir))
     }
 
+    /// A version file (`.terraform-version`, `.opentofu-version`, `.tool-versions`)
+    /// changed on disk: every module in its directory or below is checked again against
+    /// the version now in effect (`None` when `path` is no version file).
+    pub fn version_file_changed(&self, path: &Path) -> Option<Vec<Arc<Module>>> {
+        let name = file_name(path)?;
+        let all = [Dialect::Terraform, Dialect::OpenTofu].map(crate::module::version_file_names);
+        if !all.iter().flatten().any(|n| *n == name) {
+            return None;
+        }
+        let dir = path.parent()?;
+        let dirs: Vec<PathBuf> = self
+            .modules
+            .iter()
+            .map(|m| m.key().clone())
+            .filter(|d| d.starts_with(dir))
+            .collect();
+        Some(dirs.iter().map(|d| self.rebuild_module(d)).collect())
+    }
+
     /// A file was deleted on disk. An open document of that path stays.
     pub fn disk_deleted(&self, path: &Path) -> Option<Arc<Module>> {
         let dir = path.parent()?;
