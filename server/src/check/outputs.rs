@@ -35,3 +35,39 @@ pub(super) fn check(m: &MergedModule, out: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::check::test_support::merged;
+    use crate::module::Dialect;
+
+    fn errors(text: &str, dialect: Dialect) -> Vec<(String, u32)> {
+        let m = merged(text, dialect);
+        let mut out = Vec::new();
+        super::check(&m, &mut out);
+        super::super::variables::check(&m, &mut out);
+        out.into_iter().map(|d| (d.summary, d.span.start)).collect()
+    }
+
+    #[test]
+    fn opentofu_refuses_a_blank_deprecation_as_its_named_values_go_does() {
+        let text = "output \"o\" {\n  value = 1\n  deprecated = \" \"\n}\n\
+                    variable \"v\" {\n  deprecated = \"\"\n}\n\
+                    output \"p\" {\n  value = 1\n  sensitive = 2\n  deprecated = \"\"\n}\n";
+        // An output's error at the expression, a variable's at its name; none after an
+        // earlier error of the same output block.
+        assert_eq!(
+            errors(text, Dialect::OpenTofu),
+            vec![
+                ("Invalid `deprecated` attribute".to_string(), 40),
+                ("Unsuitable value type".to_string(), 120),
+                ("Invalid `deprecated` value".to_string(), 55),
+            ]
+        );
+        // Terraform has no such argument (the schema reports it as unsupported).
+        assert_eq!(
+            errors(text, Dialect::Terraform),
+            vec![("Unsuitable value type".to_string(), 120)]
+        );
+    }
+}
