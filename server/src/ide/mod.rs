@@ -2,9 +2,11 @@
 //! is, computed from the workspace's parsed files and merged model. Nothing here knows the
 //! LSP types; `lsp/` maps these values to them, and the CLI can use them as they are.
 
+pub mod code_actions;
 pub mod completion;
 pub mod declarations;
 pub mod deprecated;
+pub mod edits;
 pub mod folding;
 pub mod format;
 pub mod links;

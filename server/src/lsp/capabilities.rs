@@ -126,6 +126,11 @@ pub fn result(setup: &Setup) -> InitializeResult {
                 retrigger_characters: None,
                 work_done_progress_options: Default::default(),
             }),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(super::code_actions::kinds()),
+                resolve_provider: Some(false),
+                work_done_progress_options: Default::default(),
+            })),
             code_lens_provider: Some(CodeLensOptions {
                 resolve_provider: Some(false),
             }),

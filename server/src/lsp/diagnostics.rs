@@ -208,7 +208,7 @@ fn to_lsp(
 
 /// The diagnostics of `module` (with the module call cycles its calls close), or one
 /// saying that checking it failed.
-fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic> {
+pub(super) fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic> {
     let children = |source: &str| ws.read_child(&module.dir, source).map(|(_, m)| m);
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {

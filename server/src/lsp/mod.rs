@@ -12,6 +12,7 @@
 //! the session ends, so `exit` or the end of input always ends the process.
 
 mod capabilities;
+mod code_actions;
 mod completion;
 mod convert;
 mod diagnostics;
@@ -295,6 +296,18 @@ impl LanguageServer for Server {
         Ok(contain(
             format!("signature help in {}", path.display()),
             || completion::signature(&self.workspace, &path, at.position, encoding),
+        )?)
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let encoding = self.state.encoding();
+        let only = params.context.only.as_deref();
+        Ok(contain(
+            format!("code actions of {}", path.display()),
+            || code_actions::actions(&self.workspace, &path, params.range, only, encoding),
         )?)
     }
 
