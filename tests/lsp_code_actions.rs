@@ -113,7 +113,12 @@ impl Session {
     /// The quick fix titled `title` among those for the diagnostic `needle` of `name`.
     fn fix(&mut self, name: &str, needle: &str, title: &str) -> Value {
         let range = self.diagnostic(name, needle);
-        let actions = self.actions(name, &range, &[]);
+        self.fix_at(name, &range, title)
+    }
+
+    /// The quick fix titled `title` among those for `range` of `name`.
+    fn fix_at(&mut self, name: &str, range: &Value, title: &str) -> Value {
+        let actions = self.actions(name, range, &["quickfix"]);
         actions
             .iter()
             .find(|a| a["title"] == title)
@@ -285,12 +290,7 @@ output "any" {
             "main.tf",
             &format!("\"{summary_name}\" has not been declared"),
         );
-        let actions = s.actions("main.tf", &range, &["quickfix"]);
-        let fix = actions
-            .iter()
-            .find(|a| a["title"] == title)
-            .unwrap_or_else(|| panic!("no {title:?}: {actions:#?}"))
-            .clone();
+        let fix = s.fix_at("main.tf", &range, &title);
         s.apply(&fix);
         assert!(
             s.text("variables.tf").contains(declared),
@@ -433,4 +433,70 @@ resource "terraform_data" "c" {
     assert!(s
         .actions("main.tf", &whole, &["source.fixAll.strata"])
         .is_empty());
+}
+
+/// The state `terraform apply` wrote for `terraform_data.old` (`input = 1`), Terraform
+/// 1.11.4.
+const OLD_STATE: &str = r#"{
+  "version": 4,
+  "terraform_version": "1.11.4",
+  "serial": 1,
+  "lineage": "357b6478-7444-2af1-656d-c6ce29eafce0",
+  "outputs": {},
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "terraform_data",
+      "name": "old",
+      "provider": "provider[\"terraform.io/builtin/terraform\"]",
+      "instances": [
+        {
+          "schema_version": 0,
+          "attributes": {
+            "id": "48b8633e-5181-285e-c373-01ba40a2fa47",
+            "input": { "value": 1, "type": "number" },
+            "output": { "value": 1, "type": "number" },
+            "triggers_replace": null
+          },
+          "sensitive_attributes": []
+        }
+      ]
+    }
+  ],
+  "check_results": null
+}"#;
+
+#[test]
+fn a_resource_the_plan_would_destroy_and_create_renamed_gets_a_moved_block() {
+    let main = r#"resource "terraform_data" "new" {
+  input = 1
+}
+"#;
+    let mut s = Session::open(&[("main.tf", main)]);
+    s.dir.write("terraform.tfstate", OLD_STATE);
+    let header =
+        json!({ "start": { "line": 0, "character": 2 }, "end": { "line": 0, "character": 2 } });
+    let title = "Add a moved block from terraform_data.old to terraform_data.new";
+    let fix = s.fix_at("main.tf", &header, title);
+    s.apply(&fix);
+    assert_eq!(
+        s.text("main.tf"),
+        format!("{main}\nmoved {{\n  from = terraform_data.old\n  to   = terraform_data.new\n}}\n")
+    );
+    // The plan moves the object instead: nothing to destroy, nothing left to offer.
+    let plan = Command::new(support::strata_bin())
+        .arg("plan")
+        .arg(s.dir.path())
+        .output()
+        .expect("strata plan runs");
+    let text = String::from_utf8_lossy(&plan.stdout);
+    assert!(
+        text.contains("terraform_data.old has moved to terraform_data.new"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Plan: 0 to add, 0 to change, 0 to destroy."),
+        "{text}"
+    );
+    assert!(s.actions("main.tf", &header, &["quickfix"]).is_empty());
 }

@@ -92,27 +92,32 @@ fn declares(m: &MergedModule, target: &Target) -> bool {
     }
 }
 
-/// `moved { from = OLD  to = NEW }` at the end of the file that already holds the
-/// module's `moved` blocks, else of the file that declares the object; `None` when that
-/// file is JSON (a native block cannot go there).
+/// `moved { from = OLD  to = NEW }` for a renamed object (see `moved_block_for`).
 fn moved_block(m: &MergedModule, from: &Target, to: &Target) -> Option<FileEdit> {
-    let declared = m
-        .objects()
-        .find(|o| o.address() == from.address().unwrap_or_default())?;
+    let (from, to) = (from.address()?, to.address()?);
+    let declared = m.objects().find(|o| o.address() == from)?;
+    moved_block_for(m, &from, &to, declared.provenance().decl.file)
+}
+
+/// `moved { from = FROM  to = TO }` at the end of the file that already holds the
+/// module's `moved` blocks, else of `declared_in`; `None` when that file is JSON (a
+/// native block cannot go there).
+pub fn moved_block_for(
+    m: &MergedModule,
+    from: &str,
+    to: &str,
+    declared_in: crate::merge::FileIndex,
+) -> Option<FileEdit> {
     let file = m
         .moved
         .iter()
         .map(|n| n.file)
         .find(|&f| m.file(f).syntax.syntax == Syntax::Native)
-        .unwrap_or(declared.provenance().decl.file);
+        .unwrap_or(declared_in);
     let source = m.file(file);
     if source.syntax.syntax != Syntax::Native {
         return None;
     }
-    let block = format!(
-        "moved {{\n  from = {}\n  to   = {}\n}}",
-        from.address()?,
-        to.address()?
-    );
+    let block = format!("moved {{\n  from = {from}\n  to   = {to}\n}}");
     Some(super::edits::append_block(source, &block))
 }

@@ -21,6 +21,17 @@ pub fn kinds() -> Vec<CodeActionKind> {
     vec![CodeActionKind::QUICKFIX, CodeActionKind::new(FIX_ALL)]
 }
 
+/// Whether an action of `kind` is among the kinds `only` asks for (any when `None`): the
+/// kind itself or one it refines (`source` takes `source.fixAll.strata`).
+pub fn wanted(only: Option<&[CodeActionKind]>, kind: &str) -> bool {
+    only.is_none_or(|only| {
+        only.iter().any(|o| {
+            let o = o.as_str();
+            kind == o || kind.strip_prefix(o).is_some_and(|r| r.starts_with('.'))
+        })
+    })
+}
+
 /// The actions for `range` of the file at `path`, of the kinds `only` asks for (any when
 /// `None`).
 pub fn actions(
@@ -30,14 +41,7 @@ pub fn actions(
     only: Option<&[CodeActionKind]>,
     encoding: PositionEncoding,
 ) -> Option<Vec<CodeActionOrCommand>> {
-    let wanted = |kind: &str| {
-        only.is_none_or(|only| {
-            only.iter().any(|o| {
-                let o = o.as_str();
-                kind == o || kind.strip_prefix(o).is_some_and(|r| r.starts_with('.'))
-            })
-        })
-    };
+    let wanted = |kind: &str| wanted(only, kind);
     let module = ws.module(path.parent()?)?;
     let roles = ModuleRoles::of(ws, &ws.modules());
     let diagnostics = super::diagnostics::check(ws, &module, &roles);
@@ -46,14 +50,8 @@ pub fn actions(
     let end = texts.offset(path, range.end, encoding)?;
     let mut out = Vec::new();
     if wanted(CodeActionKind::QUICKFIX.as_str()) {
-        for fix in code_actions::fixes(ws, path, &diagnostics, Span::new(start, end)) {
-            out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: fix.title,
-                kind: Some(CodeActionKind::QUICKFIX),
-                edit: Some(texts.workspace_edit(fix.edits, encoding)),
-                ..Default::default()
-            }));
-        }
+        let fixes = code_actions::fixes(ws, path, &diagnostics, Span::new(start, end));
+        out.extend(quick_fixes(&mut texts, fixes, encoding));
     }
     if wanted(FIX_ALL) {
         let edits = code_actions::fix_all(ws, path, &diagnostics);
@@ -67,4 +65,46 @@ pub fn actions(
         }
     }
     Some(out)
+}
+
+/// The `moved` blocks offered for the resources of `range` of the file at `path`, from
+/// the plan against the module's prior state (none without one).
+pub fn moves(
+    ws: &Workspace,
+    path: &Path,
+    range: lsp::Range,
+    state_setting: Option<&str>,
+    encoding: PositionEncoding,
+) -> Vec<CodeActionOrCommand> {
+    let Some(plan) = super::plan::prior_plan(ws, path, state_setting) else {
+        return Vec::new();
+    };
+    let mut texts = Texts::new(ws);
+    let (Some(start), Some(end)) = (
+        texts.offset(path, range.start, encoding),
+        texts.offset(path, range.end, encoding),
+    ) else {
+        return Vec::new();
+    };
+    let fixes = code_actions::moves(ws, path, &plan, Span::new(start, end));
+    quick_fixes(&mut texts, fixes, encoding)
+}
+
+/// `fixes` as LSP quick fixes.
+fn quick_fixes(
+    texts: &mut Texts<'_>,
+    fixes: Vec<code_actions::Fix>,
+    encoding: PositionEncoding,
+) -> Vec<CodeActionOrCommand> {
+    fixes
+        .into_iter()
+        .map(|fix| {
+            CodeActionOrCommand::CodeAction(CodeAction {
+                title: fix.title,
+                kind: Some(CodeActionKind::QUICKFIX),
+                edit: Some(texts.workspace_edit(fix.edits, encoding)),
+                ..Default::default()
+            })
+        })
+        .collect()
 }

@@ -303,12 +303,23 @@ impl LanguageServer for Server {
         let Some(path) = convert::path_of(&params.text_document.uri) else {
             return Ok(None);
         };
+        let Some(dir) = path.parent().map(Path::to_path_buf) else {
+            return Ok(None);
+        };
+        // Checking the module (and planning it, when it has a prior state) is long work.
+        let (ws, state) = (self.workspace.clone(), self.state.state_path());
         let encoding = self.state.encoding();
-        let only = params.context.only.as_deref();
-        Ok(contain(
-            format!("code actions of {}", path.display()),
-            || code_actions::actions(&self.workspace, &path, params.range, only, encoding),
-        )?)
+        let what = format!("code actions of {}", path.display());
+        self.analyse_module(&dir, what, move || {
+            let (range, only) = (params.range, params.context.only.as_deref());
+            let mut actions = code_actions::actions(&ws, &path, range, only, encoding)?;
+            if code_actions::wanted(only, CodeActionKind::QUICKFIX.as_str()) {
+                let state = state.as_deref();
+                actions.extend(code_actions::moves(&ws, &path, range, state, encoding));
+            }
+            Some(actions)
+        })
+        .await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

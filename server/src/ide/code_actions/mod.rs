@@ -7,11 +7,16 @@
 //! The fixes, one file per family: the "Did you mean" replacement and unquoting quoted
 //! references and keywords (`suggestions.rs`); the missing required arguments and the
 //! declaration of an undeclared variable (`declarations.rs`); an override's `depends_on`
-//! moved into its base block and the base block of an orphan override (`overrides.rs`).
+//! moved into its base block and the base block of an orphan override (`overrides.rs`);
+//! `moved` blocks for resources the plan would destroy and create under another name
+//! (`moves.rs`, from the module's plan rather than a diagnostic).
 
 mod declarations;
+mod moves;
 mod overrides;
 mod suggestions;
+
+pub use moves::moves;
 
 use std::path::Path;
 use std::sync::Arc;
