@@ -435,36 +435,8 @@ resource "terraform_data" "c" {
         .is_empty());
 }
 
-/// The state `terraform apply` wrote for `terraform_data.old` (`input = 1`), Terraform
-/// 1.11.4.
-const OLD_STATE: &str = r#"{
-  "version": 4,
-  "terraform_version": "1.11.4",
-  "serial": 1,
-  "lineage": "357b6478-7444-2af1-656d-c6ce29eafce0",
-  "outputs": {},
-  "resources": [
-    {
-      "mode": "managed",
-      "type": "terraform_data",
-      "name": "old",
-      "provider": "provider[\"terraform.io/builtin/terraform\"]",
-      "instances": [
-        {
-          "schema_version": 0,
-          "attributes": {
-            "id": "48b8633e-5181-285e-c373-01ba40a2fa47",
-            "input": { "value": 1, "type": "number" },
-            "output": { "value": 1, "type": "number" },
-            "triggers_replace": null
-          },
-          "sensitive_attributes": []
-        }
-      ]
-    }
-  ],
-  "check_results": null
-}"#;
+/// The state `terraform apply` (1.11.4) wrote for `terraform_data.old` (`input = 1`).
+const OLD_STATE: &str = include_str!("../fixtures/states/terraform-data-old.tfstate");
 
 #[test]
 fn a_resource_the_plan_would_destroy_and_create_renamed_gets_a_moved_block() {

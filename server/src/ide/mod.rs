@@ -9,6 +9,7 @@ pub mod deprecated;
 pub mod edits;
 pub mod folding;
 pub mod format;
+pub mod inlay_hints;
 pub mod links;
 pub mod outline;
 pub mod overridden;

@@ -21,6 +21,7 @@ mod formatting;
 mod hover;
 mod hover_versions;
 mod indexer;
+mod inlay_hints;
 mod isolation;
 mod links;
 mod navigation;
@@ -192,6 +193,10 @@ impl LanguageServer for Server {
                 .as_ref()
                 .and_then(capabilities::state_path_setting),
         );
+        if let Some(options) = &params.initialization_options {
+            self.state
+                .set_inlay_hints(capabilities::inlay_hints_setting(options));
+        }
         let schema_settings = params
             .initialization_options
             .as_ref()
@@ -318,6 +323,22 @@ impl LanguageServer for Server {
                 actions.extend(code_actions::moves(&ws, &path, range, state, encoding));
             }
             Some(actions)
+        })
+        .await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let Some(dir) = path.parent().map(Path::to_path_buf) else {
+            return Ok(None);
+        };
+        let (ws, state) = (self.workspace.clone(), self.state.state_path());
+        let (encoding, kinds) = (self.state.encoding(), self.state.inlay_hints());
+        let what = format!("inlay hints of {}", path.display());
+        self.analyse_module(&dir, what, move || {
+            inlay_hints::hints(&ws, &path, params.range, kinds, state.as_deref(), encoding)
         })
         .await
     }

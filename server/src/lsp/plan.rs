@@ -149,7 +149,7 @@ pub fn prior_plan(ws: &Workspace, path: &Path, state_setting: Option<&str>) -> O
 }
 
 /// The changes of each resource block declared in `path`, in block order.
-fn by_block<'p>(plan: &'p Plan, path: &Path) -> BTreeMap<Span, Vec<&'p ResourceChange>> {
+pub(super) fn by_block<'p>(plan: &'p Plan, path: &Path) -> BTreeMap<Span, Vec<&'p ResourceChange>> {
     let mut out: BTreeMap<Span, Vec<&ResourceChange>> = BTreeMap::new();
     for c in &plan.changes {
         if c.deposed.is_some() {
@@ -165,7 +165,7 @@ fn by_block<'p>(plan: &'p Plan, path: &Path) -> BTreeMap<Span, Vec<&'p ResourceC
 }
 
 /// "will be replaced: triggers_replace changed", "no changes", "2 to create, 1 no changes".
-fn lens_title(changes: &[&ResourceChange]) -> String {
+pub(super) fn lens_title(changes: &[&ResourceChange]) -> String {
     if let [only] = changes {
         return describe(only);
     }

@@ -39,7 +39,7 @@ pub use state::{
     StateInstance, StateOutput, StateResource,
 };
 pub use text::{render_text, PlaceOf};
-pub use variables::VariableInputs;
+pub use variables::{root_values, VariableInputs};
 
 /// Which kind of plan (spec §4.11, §4.12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
