@@ -19,6 +19,7 @@ pub mod selection;
 pub mod semantic_tokens;
 pub mod signature_help;
 pub mod tfvars;
+pub mod tfvars_diagnostics;
 pub mod workspace_symbols;
 
 use std::path::{Path, PathBuf};
