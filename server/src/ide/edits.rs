@@ -111,3 +111,83 @@ pub fn remove_item(source: &SourceFile, span: Span) -> FileEdit {
         new_text: String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(text: &str) -> SourceFile {
+        SourceFile::parse("/m/main.tf".into(), text.into(), None, None)
+    }
+
+    fn applied(text: &str, edit: &FileEdit) -> String {
+        let mut out = text.to_string();
+        out.replace_range(edit.span.range(), &edit.new_text);
+        out
+    }
+
+    fn added(text: &str) -> String {
+        let s = source(text);
+        let block = block_at(&s.syntax.body, text.find('{').unwrap()).unwrap();
+        let edit = append_to_body(&s, block, &["a = 1".into(), "b = 2".into()]).unwrap();
+        applied(text, &edit)
+    }
+
+    #[test]
+    fn lines_go_before_a_closing_brace_on_its_own_line() {
+        assert_eq!(
+            added("module \"m\" {\n  x = 1\n}\n"),
+            "module \"m\" {\n  x = 1\n  a = 1\n  b = 2\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_body_on_the_header_line_is_opened() {
+        assert_eq!(
+            added("output \"o\" {}\n"),
+            "output \"o\" {\n  a = 1\n  b = 2\n}\n"
+        );
+        assert_eq!(
+            added("locals { x = 1 }\n"),
+            "locals {\n  x = 1\n  a = 1\n  b = 2\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_nested_block_is_indented_one_level_deeper() {
+        let text = "resource \"t\" \"n\" {\n  lifecycle {\n  }\n}\n";
+        let s = source(text);
+        let block = block_at(&s.syntax.body, text.find("lifecycle").unwrap() + 10).unwrap();
+        assert_eq!(&*block.kind.name, "lifecycle");
+        let edit = append_to_body(&s, block, &["a = 1".into()]).unwrap();
+        assert_eq!(
+            applied(text, &edit),
+            "resource \"t\" \"n\" {\n  lifecycle {\n    a = 1\n  }\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_block_is_appended_after_a_blank_line() {
+        let text = "terraform {}\n";
+        assert_eq!(
+            applied(text, &append_block(&source(text), "variable \"v\" {}")),
+            "terraform {}\n\nvariable \"v\" {}\n"
+        );
+        assert_eq!(
+            applied("", &append_block(&source(""), "variable \"v\" {}")),
+            "variable \"v\" {}\n"
+        );
+    }
+
+    #[test]
+    fn an_item_alone_on_its_line_is_removed_with_the_line() {
+        let text = "x {\n  a = 1\n  b = 2\n}\n";
+        let at = text.find("a = 1").unwrap();
+        let edit = remove_item(&source(text), Span::new(at, at + 5));
+        assert_eq!(applied(text, &edit), "x {\n  b = 2\n}\n");
+        let text = "x { a = 1 }\n";
+        let at = text.find("a = 1").unwrap();
+        let edit = remove_item(&source(text), Span::new(at, at + 5));
+        assert_eq!(applied(text, &edit), "x {  }\n");
+    }
+}
