@@ -36,6 +36,7 @@ fn initialize_advertises_only_what_works() {
     assert_eq!(
         advertised,
         vec![
+            "codeActionProvider",
             "codeLensProvider",
             "completionProvider",
             "definitionProvider",
@@ -48,6 +49,7 @@ fn initialize_advertises_only_what_works() {
             "executeCommandProvider",
             "foldingRangeProvider",
             "hoverProvider",
+            "inlayHintProvider",
             "positionEncoding",
             "referencesProvider",
             "renameProvider",

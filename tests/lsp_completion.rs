@@ -431,3 +431,55 @@ fn json_property_names_in_an_override_file() {
     let items = complete(&mut client, &dir, "web_override.tf.json", marked);
     assert_eq!(labels(&items), ["web"]);
 }
+
+#[test]
+fn depends_on_and_replace_triggered_by_offer_only_what_they_take() {
+    let dir = workspace("completion-restricted");
+    let (mut client, _) = start(&dir);
+    let marked = format!("{MAIN}\nresource \"aws_instance\" \"db\" {{\n  depends_on = [|]\n}}\n");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    let offered = labels(&items);
+    for taken in ["var", "local", "module", "data", "aws_instance"] {
+        assert!(offered.contains(&taken), "{taken}: {offered:?}");
+    }
+    for refused in ["path", "terraform", "count", "upper", "self"] {
+        assert!(!offered.contains(&refused), "{refused}: {offered:?}");
+    }
+    // Past the object: depends_on takes no attribute.
+    let marked = format!(
+        "{MAIN}\nresource \"aws_instance\" \"db\" {{\n  depends_on = [aws_instance.web.|]\n}}\n"
+    );
+    assert!(complete(&mut client, &dir, "main.tf", &marked).is_empty());
+    let marked = format!("{MAIN}\nresource \"aws_instance\" \"db\" {{\n  lifecycle {{\n    replace_triggered_by = [|]\n  }}\n}}\n");
+    let offered: Vec<String> = labels(&complete(&mut client, &dir, "main.tf", &marked))
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    assert!(offered.contains(&"aws_instance".to_string()), "{offered:?}");
+    for refused in ["var", "local", "module", "data", "upper"] {
+        assert!(
+            !offered.contains(&refused.to_string()),
+            "{refused}: {offered:?}"
+        );
+    }
+    let marked = format!("{MAIN}\nresource \"aws_instance\" \"db\" {{\n  lifecycle {{\n    replace_triggered_by = [var.|]\n  }}\n}}\n");
+    assert!(complete(&mut client, &dir, "main.tf", &marked).is_empty());
+}
+
+#[test]
+fn moved_from_offers_the_prior_states_undeclared_resources() {
+    let dir = workspace("completion-moved");
+    dir.write(
+        "terraform.tfstate",
+        include_str!("../fixtures/states/terraform-data-old.tfstate"),
+    );
+    let (mut client, _) = start(&dir);
+    let marked = format!("{MAIN}\nmoved {{\n  from = |\n}}\n");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    let old = item(&items, "terraform_data.old");
+    assert_eq!(old["detail"], "in the prior state, no longer declared");
+    assert!(
+        !labels(&items).contains(&"upper"),
+        "no functions in an address"
+    );
+}

@@ -13,7 +13,7 @@ mod contexts;
 mod core_version;
 mod decode;
 mod depends_on;
-mod deprecations;
+pub mod deprecations;
 mod duplicates;
 mod endpoints;
 mod ephemeral;

@@ -2,11 +2,14 @@
 //! is, computed from the workspace's parsed files and merged model. Nothing here knows the
 //! LSP types; `lsp/` maps these values to them, and the CLI can use them as they are.
 
+pub mod code_actions;
 pub mod completion;
 pub mod declarations;
 pub mod deprecated;
+pub mod edits;
 pub mod folding;
 pub mod format;
+pub mod inlay_hints;
 pub mod links;
 pub mod outline;
 pub mod overridden;
@@ -16,6 +19,7 @@ pub mod selection;
 pub mod semantic_tokens;
 pub mod signature_help;
 pub mod tfvars;
+pub mod tfvars_diagnostics;
 pub mod workspace_symbols;
 
 use std::path::{Path, PathBuf};

@@ -3,25 +3,16 @@
 //! module already uses. Renaming a managed resource or a module call also adds a `moved`
 //! block, so that the plan moves the existing objects instead of destroying them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use thiserror::Error;
 
 use super::references::{occurrences, target_at, Located, Target};
 use crate::merge::{MergedModule, Mode};
-use crate::syntax::{Span, Syntax};
+use crate::syntax::Syntax;
 use crate::workspace::Workspace;
 
-/// One replacement in one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileEdit {
-    /// The file.
-    pub path: PathBuf,
-    /// What is replaced (empty to insert).
-    pub span: Span,
-    /// The new text.
-    pub new_text: String,
-}
+pub use super::edits::FileEdit;
 
 /// Why a rename cannot be done.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -101,46 +92,32 @@ fn declares(m: &MergedModule, target: &Target) -> bool {
     }
 }
 
-/// `moved { from = OLD  to = NEW }` at the end of the file that already holds the
-/// module's `moved` blocks, else of the file that declares the object; `None` when that
-/// file is JSON (a native block cannot go there).
+/// `moved { from = OLD  to = NEW }` for a renamed object (see `moved_block_for`).
 fn moved_block(m: &MergedModule, from: &Target, to: &Target) -> Option<FileEdit> {
-    let declared = m
-        .objects()
-        .find(|o| o.address() == from.address().unwrap_or_default())?;
+    let (from, to) = (from.address()?, to.address()?);
+    let declared = m.objects().find(|o| o.address() == from)?;
+    moved_block_for(m, &from, &to, declared.provenance().decl.file)
+}
+
+/// `moved { from = FROM  to = TO }` at the end of the file that already holds the
+/// module's `moved` blocks, else of `declared_in`; `None` when that file is JSON (a
+/// native block cannot go there).
+pub fn moved_block_for(
+    m: &MergedModule,
+    from: &str,
+    to: &str,
+    declared_in: crate::merge::FileIndex,
+) -> Option<FileEdit> {
     let file = m
         .moved
         .iter()
         .map(|n| n.file)
         .find(|&f| m.file(f).syntax.syntax == Syntax::Native)
-        .unwrap_or(declared.provenance().decl.file);
+        .unwrap_or(declared_in);
     let source = m.file(file);
     if source.syntax.syntax != Syntax::Native {
         return None;
     }
-    let text = &source.text;
-    let block = format!(
-        "moved {{\n  from = {}\n  to   = {}\n}}",
-        from.address()?,
-        to.address()?
-    );
-    // Inserted before the file's final line break, not after it: a position past the last
-    // line is valid LSP, but Neovim appends the text there as lines, leaving a blank line
-    // at the end of the file.
-    let (at, new_text) = if text.is_empty() {
-        (0, format!("{block}\n"))
-    } else if let Some(body) = text
-        .strip_suffix("\r\n")
-        .or_else(|| text.strip_suffix('\n'))
-    {
-        let separator = if body.ends_with('\n') { "\n" } else { "\n\n" };
-        (body.len(), format!("{separator}{block}"))
-    } else {
-        (text.len(), format!("\n\n{block}\n"))
-    };
-    Some(FileEdit {
-        path: source.path.clone(),
-        span: Span::new(at, at),
-        new_text,
-    })
+    let block = format!("moved {{\n  from = {from}\n  to   = {to}\n}}");
+    Some(super::edits::append_block(source, &block))
 }

@@ -45,3 +45,24 @@ pub fn tfvars_file(ws: &Workspace, path: &Path) -> Option<Arc<SourceFile>> {
         None,
     )))
 }
+
+/// The variable whose value the argument name at `offset` of the variable definitions
+/// file at `path` sets, with the name's span, when the module of its directory declares
+/// it (for hover and go to definition).
+pub fn variable_at(
+    ws: &Workspace,
+    path: &Path,
+    offset: usize,
+) -> Option<(Arc<crate::merge::MergedModule>, String, crate::syntax::Span)> {
+    if !is_tfvars(path) {
+        return None;
+    }
+    let located = super::references::target_at(ws, path, offset)?;
+    let super::references::Target::Variable(name) = located.target else {
+        return None;
+    };
+    let m = ws.merged(&located.dir)?;
+    m.variables
+        .contains_key(&name)
+        .then_some((m, name, located.span))
+}

@@ -86,6 +86,27 @@ pub fn state_path_setting(settings: &Value) -> Option<String> {
     Some(plan.get("statePath")?.as_str()?.to_string())
 }
 
+/// `inlayHints` from settings (`{"strata": {"inlayHints": {"variables": false}}}` or
+/// without the `strata` level): each kind is on unless set to `false`.
+pub fn inlay_hints_setting(settings: &Value) -> crate::ide::inlay_hints::Kinds {
+    let hints = settings
+        .get("strata")
+        .and_then(|s| s.get("inlayHints"))
+        .or_else(|| settings.get("inlayHints"));
+    let on = |name: &str| {
+        hints
+            .and_then(|h| h.get(name))
+            .and_then(Value::as_bool)
+            .unwrap_or(true)
+    };
+    crate::ide::inlay_hints::Kinds {
+        overrides: on("overrides"),
+        variables: on("variables"),
+        instances: on("instances"),
+        planned_actions: on("plannedActions"),
+    }
+}
+
 /// The `initialize` answer.
 pub fn result(setup: &Setup) -> InitializeResult {
     let encoding = match setup.encoding {
@@ -126,6 +147,12 @@ pub fn result(setup: &Setup) -> InitializeResult {
                 retrigger_characters: None,
                 work_done_progress_options: Default::default(),
             }),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(super::code_actions::kinds()),
+                resolve_provider: Some(false),
+                work_done_progress_options: Default::default(),
+            })),
+            inlay_hint_provider: Some(OneOf::Left(true)),
             code_lens_provider: Some(CodeLensOptions {
                 resolve_provider: Some(false),
             }),

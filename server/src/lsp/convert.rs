@@ -127,4 +127,30 @@ impl<'w> Texts<'w> {
         let (text, lines) = self.text(path)?;
         Some(lines.offset(text, position_in(p), encoding))
     }
+
+    /// `edits` as one LSP workspace edit (an edit in a file the workspace does not hold
+    /// is left out).
+    pub fn workspace_edit(
+        &mut self,
+        edits: Vec<crate::ide::edits::FileEdit>,
+        encoding: PositionEncoding,
+    ) -> lsp::WorkspaceEdit {
+        let mut changes: HashMap<lsp::Uri, Vec<lsp::TextEdit>> = HashMap::new();
+        for edit in edits {
+            let (Some(uri), Some(range)) = (
+                uri_of(&edit.path),
+                self.range(&edit.path, edit.span, encoding),
+            ) else {
+                continue;
+            };
+            changes.entry(uri).or_default().push(lsp::TextEdit {
+                range,
+                new_text: edit.new_text,
+            });
+        }
+        lsp::WorkspaceEdit {
+            changes: Some(changes),
+            ..Default::default()
+        }
+    }
 }

@@ -56,7 +56,10 @@ async fn publish_module(
         tokio::task::spawn_blocking(move || {
             // The role `strata check` gives it: a module another one calls is its child.
             let roles = ModuleRoles::of(&ws, &ws.modules());
-            let all = cancel.run(|| check(&ws, &module, &roles));
+            let mut all = cancel.run(|| check(&ws, &module, &roles));
+            if roles.paths_of(&module.dir).is_none() {
+                all.extend(tfvars(&ws, &module));
+            }
             (all, roles)
         })
         .await
@@ -70,11 +73,15 @@ async fn publish_module(
     }
     let all: Vec<Diagnostic> = all.into_iter().filter_map(|d| placed(d, module)).collect();
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
-    let mut lines = Lines::default();
+    let tfvars_files = open_tfvars(ws, &module.dir);
+    let mut lines = Lines {
+        files: HashMap::new(),
+        tfvars: tfvars_files.clone(),
+    };
     for d in &all {
         by_file.entry(d.path.as_path()).or_default().push(d);
     }
-    for source in &module.sources {
+    for source in module.sources.iter().chain(&tfvars_files) {
         let Some(uri) = convert::uri_of(&source.path) else {
             continue;
         };
@@ -148,8 +155,11 @@ fn placed(d: Diagnostic, module: &Module) -> Option<Diagnostic> {
 
 /// The line starts of the module's files, each found once per publish: a module's
 /// diagnostics point into its files many times (related places among them).
-#[derive(Default)]
-struct Lines(HashMap<PathBuf, LineIndex>);
+struct Lines {
+    files: HashMap<PathBuf, LineIndex>,
+    /// The open variable definitions files of the module, which no module holds.
+    tfvars: Vec<Arc<crate::module::SourceFile>>,
+}
 
 impl Lines {
     /// `span` of the module's file at `path` as an LSP range; `None` for a path that is
@@ -161,9 +171,13 @@ impl Lines {
         span: Span,
         encoding: crate::text::PositionEncoding,
     ) -> Option<lsp::Range> {
-        let source = module.sources.iter().find(|s| s.path == path)?;
+        let source = module
+            .sources
+            .iter()
+            .chain(&self.tfvars)
+            .find(|s| s.path == path)?;
         let lines = self
-            .0
+            .files
             .entry(path.to_path_buf())
             .or_insert_with(|| LineIndex::new(&source.text));
         Some(convert::range_by_lines(lines, &source.text, span, encoding))
@@ -206,9 +220,25 @@ fn to_lsp(
     }
 }
 
+/// The variable definitions files of the module in `dir` that are open.
+fn open_tfvars(ws: &Workspace, dir: &Path) -> Vec<Arc<crate::module::SourceFile>> {
+    let mut files = crate::ide::tfvars::tfvars_files(ws, dir);
+    files.retain(|f| ws.is_open(&f.path));
+    files
+}
+
+/// The problems of the open variable definitions files of a root module, which a plan
+/// reads (`ide::tfvars_diagnostics`).
+fn tfvars(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
+    open_tfvars(ws, &module.dir)
+        .iter()
+        .flat_map(|f| crate::ide::tfvars_diagnostics::diagnostics(ws, &f.path))
+        .collect()
+}
+
 /// The diagnostics of `module` (with the module call cycles its calls close), or one
 /// saying that checking it failed.
-fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic> {
+pub(super) fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic> {
     let children = |source: &str| ws.read_child(&module.dir, source).map(|(_, m)| m);
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {

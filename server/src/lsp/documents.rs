@@ -149,6 +149,8 @@ impl Server {
     pub(super) fn configuration_changed(&self, params: DidChangeConfigurationParams) {
         self.state
             .set_state_path(capabilities::state_path_setting(&params.settings));
+        self.state
+            .set_inlay_hints(capabilities::inlay_hints_setting(&params.settings));
         let dialect = capabilities::dialect_setting(&params.settings);
         let applied = contain("applying the settings", || {
             self.workspace.set_dialect(dialect);

@@ -73,6 +73,7 @@ pub fn hover(
                     })
             })
         })
+        .or_else(|| tfvars_hover(ws, path, offset))
         .or_else(|| syntax_hover(&file, offset))?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
@@ -165,6 +166,13 @@ fn reference_hover(m: &MergedModule, file: &SourceFile, offset: usize) -> Option
     let reference = reference_at(&file.syntax.body, offset)?;
     let object = referenced_object(m, &reference)?;
     Some((reference.span, effective_block(m, object)))
+}
+
+/// On a variable's name in a variable definitions file: the effective variable block.
+fn tfvars_hover(ws: &Workspace, path: &Path, offset: usize) -> Option<(Span, String)> {
+    let (m, name, span) = crate::ide::tfvars::variable_at(ws, path, offset)?;
+    let v = m.variables.get(&name)?;
+    Some((span, effective_block(&m, ObjectRef::Variable(v))))
 }
 
 /// The effective block with the list of the files it is assembled from.

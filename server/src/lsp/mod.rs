@@ -12,6 +12,7 @@
 //! the session ends, so `exit` or the end of input always ends the process.
 
 mod capabilities;
+mod code_actions;
 mod completion;
 mod convert;
 mod diagnostics;
@@ -20,6 +21,7 @@ mod formatting;
 mod hover;
 mod hover_versions;
 mod indexer;
+mod inlay_hints;
 mod isolation;
 mod links;
 mod navigation;
@@ -191,6 +193,10 @@ impl LanguageServer for Server {
                 .as_ref()
                 .and_then(capabilities::state_path_setting),
         );
+        if let Some(options) = &params.initialization_options {
+            self.state
+                .set_inlay_hints(capabilities::inlay_hints_setting(options));
+        }
         let schema_settings = params
             .initialization_options
             .as_ref()
@@ -296,6 +302,45 @@ impl LanguageServer for Server {
             format!("signature help in {}", path.display()),
             || completion::signature(&self.workspace, &path, at.position, encoding),
         )?)
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let Some(dir) = path.parent().map(Path::to_path_buf) else {
+            return Ok(None);
+        };
+        // Checking the module (and planning it, when it has a prior state) is long work.
+        let (ws, state) = (self.workspace.clone(), self.state.state_path());
+        let encoding = self.state.encoding();
+        let what = format!("code actions of {}", path.display());
+        self.analyse_module(&dir, what, move || {
+            let (range, only) = (params.range, params.context.only.as_deref());
+            let mut actions = code_actions::actions(&ws, &path, range, only, encoding)?;
+            if code_actions::wanted(only, CodeActionKind::QUICKFIX.as_str()) {
+                let state = state.as_deref();
+                actions.extend(code_actions::moves(&ws, &path, range, state, encoding));
+            }
+            Some(actions)
+        })
+        .await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let Some(path) = convert::path_of(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        let Some(dir) = path.parent().map(Path::to_path_buf) else {
+            return Ok(None);
+        };
+        let (ws, state) = (self.workspace.clone(), self.state.state_path());
+        let (encoding, kinds) = (self.state.encoding(), self.state.inlay_hints());
+        let what = format!("inlay hints of {}", path.display());
+        self.analyse_module(&dir, what, move || {
+            inlay_hints::hints(&ws, &path, params.range, kinds, state.as_deref(), encoding)
+        })
+        .await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {

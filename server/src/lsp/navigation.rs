@@ -93,14 +93,33 @@ fn object_at<'m>(
     }
 }
 
+/// From a variable's name in a variable definitions file, its declaration.
+fn tfvars_definition(
+    ws: &Workspace,
+    path: &Path,
+    position: lsp::Position,
+    encoding: PositionEncoding,
+) -> Option<GotoDefinitionResponse> {
+    let file = crate::ide::tfvars::tfvars_file(ws, path)?;
+    let rope = Rope::from_str(&file.text);
+    let offset = text::byte_offset(&rope, convert::position_in(position), encoding);
+    let (m, name, _) = crate::ide::tfvars::variable_at(ws, path, offset)?;
+    let decl = m.variables.get(&name)?.provenance.decl;
+    location(&m, decl, encoding).map(GotoDefinitionResponse::Scalar)
+}
+
 /// Go to definition: from a reference, the effective definition (an overridden local's
-/// override); from a block header or label, the declaration and every override of it.
+/// override); from a block header or label, the declaration and every override of it;
+/// from a name in a variable definitions file, the variable's declaration.
 pub fn definition(
     ws: &Workspace,
     path: &Path,
     position: lsp::Position,
     encoding: PositionEncoding,
 ) -> Option<GotoDefinitionResponse> {
+    if crate::ide::tfvars::is_tfvars(path) {
+        return tfvars_definition(ws, path, position, encoding);
+    }
     let m = path.parent().and_then(|d| ws.merged(d))?;
     let fi = m.file_index(path)?;
     let rope = Rope::from_str(&m.file(fi).text);

@@ -113,17 +113,8 @@ pub fn code_lenses(
     state_setting: Option<&str>,
     encoding: PositionEncoding,
 ) -> Vec<CodeLens> {
-    let Some(dir) = path.parent() else {
+    let Some(plan) = prior_plan(ws, path, state_setting) else {
         return Vec::new();
-    };
-    let state = state_path(dir, state_setting);
-    if !state.is_file() {
-        return Vec::new();
-    }
-    let plan = match ws.plan_module(dir, Some(&state), &PlanOptions::default()) {
-        // A plan with errors is no plan, as in Terraform: no action is shown.
-        Ok(plan) if plan.errors.is_empty() => plan,
-        _ => return Vec::new(),
     };
     let Some(file) = ws.file(path) else {
         return Vec::new();
@@ -144,8 +135,21 @@ pub fn code_lenses(
         .collect()
 }
 
+/// The plan of the module of `path` against its prior state, when it has one and the
+/// plan has no errors (a plan with errors is no plan, as in Terraform).
+pub fn prior_plan(ws: &Workspace, path: &Path, state_setting: Option<&str>) -> Option<Plan> {
+    let dir = path.parent()?;
+    let state = state_path(dir, state_setting);
+    if !state.is_file() {
+        return None;
+    }
+    ws.plan_module(dir, Some(&state), &PlanOptions::default())
+        .ok()
+        .filter(|plan| plan.errors.is_empty())
+}
+
 /// The changes of each resource block declared in `path`, in block order.
-fn by_block<'p>(plan: &'p Plan, path: &Path) -> BTreeMap<Span, Vec<&'p ResourceChange>> {
+pub(super) fn by_block<'p>(plan: &'p Plan, path: &Path) -> BTreeMap<Span, Vec<&'p ResourceChange>> {
     let mut out: BTreeMap<Span, Vec<&ResourceChange>> = BTreeMap::new();
     for c in &plan.changes {
         if c.deposed.is_some() {
@@ -161,7 +165,7 @@ fn by_block<'p>(plan: &'p Plan, path: &Path) -> BTreeMap<Span, Vec<&'p ResourceC
 }
 
 /// "will be replaced: triggers_replace changed", "no changes", "2 to create, 1 no changes".
-fn lens_title(changes: &[&ResourceChange]) -> String {
+pub(super) fn lens_title(changes: &[&ResourceChange]) -> String {
     if let [only] = changes {
         return describe(only);
     }

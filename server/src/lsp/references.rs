@@ -1,12 +1,11 @@
 //! References, document highlights and rename, mapped from `ide::references` and
 //! `ide::rename` to LSP types.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use tower_lsp_server::ls_types::{
     self as lsp, DocumentHighlight, DocumentHighlightKind, Location, PrepareRenameResponse,
-    TextEdit, WorkspaceEdit,
+    WorkspaceEdit,
 };
 
 use super::convert::{self, Texts};
@@ -95,21 +94,5 @@ pub fn rename(
         return Ok(None);
     };
     let edits = rename::rename(ws, path, offset, new_name)?;
-    let mut changes: HashMap<lsp::Uri, Vec<TextEdit>> = HashMap::new();
-    for edit in edits {
-        let (Some(uri), Some(range)) = (
-            convert::uri_of(&edit.path),
-            texts.range(&edit.path, edit.span, encoding),
-        ) else {
-            continue;
-        };
-        changes.entry(uri).or_default().push(TextEdit {
-            range,
-            new_text: edit.new_text,
-        });
-    }
-    Ok(Some(WorkspaceEdit {
-        changes: Some(changes),
-        ..Default::default()
-    }))
+    Ok(Some(texts.workspace_edit(edits, encoding)))
 }

@@ -24,6 +24,8 @@ pub struct State {
     shut_down: AtomicBool,
     /// The `strata.plan.statePath` setting.
     state_path: RwLock<Option<String>>,
+    /// The `strata.inlayHints` settings.
+    inlay_hints: RwLock<crate::ide::inlay_hints::Kinds>,
     /// Files whose last published diagnostics were not empty.
     with_diagnostics: DashSet<PathBuf>,
 }
@@ -69,6 +71,18 @@ impl State {
     /// The `strata.plan.statePath` setting.
     pub fn state_path(&self) -> Option<String> {
         self.state_path.read().ok().and_then(|s| s.clone())
+    }
+
+    /// Records the `strata.inlayHints` settings.
+    pub fn set_inlay_hints(&self, kinds: crate::ide::inlay_hints::Kinds) {
+        if let Ok(mut k) = self.inlay_hints.write() {
+            *k = kinds;
+        }
+    }
+
+    /// The kinds of inlay hint the client wants.
+    pub fn inlay_hints(&self) -> crate::ide::inlay_hints::Kinds {
+        self.inlay_hints.read().map(|k| *k).unwrap_or_default()
     }
 
     /// The position encoding in force.

@@ -39,7 +39,9 @@ pub use state::{
     StateInstance, StateOutput, StateResource,
 };
 pub use text::{render_text, PlaceOf};
-pub use variables::VariableInputs;
+pub use variables::{
+    definitions, root_values, unsuitable_in_file, variable_type, Definition, VariableInputs,
+};
 
 /// Which kind of plan (spec §4.11, §4.12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

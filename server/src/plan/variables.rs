@@ -70,20 +70,17 @@ impl Source {
 }
 
 /// A scope where nothing may be referenced: `.tfvars` files and values given on the
-/// command line or in the environment hold values only.
-struct NoReferences {
-    /// Whether the message quotes the name (a file's does; a command line value's not).
-    quoted: bool,
-}
+/// command line or in the environment hold values only (HCL evaluates them without a
+/// context, and says so in the same words for both).
+struct NoReferences;
 
 impl Scope for NoReferences {
     fn lookup(&self, root: &str, _: &[&str], span: Span) -> Result<(Value, usize), EvalError> {
-        let detail = if self.quoted {
-            format!("Variables may not be used here (\"{root}\").")
-        } else {
-            "Variables may not be used here.".to_string()
-        };
-        Err(EvalError::new("Variables not allowed", detail, span))
+        let detail = "Variables may not be used here.";
+        // HCL points at the root name (the traversal's first step) alone.
+        let start = span.start as usize;
+        let root = Span::new(start, (start + root.len()).min(span.end as usize));
+        Err(EvalError::new("Variables not allowed", detail, root))
     }
 }
 
@@ -289,7 +286,7 @@ fn raw_value(
         return None;
     }
     let a = file.body.attributes.first()?;
-    match evaluate(&a.expr, &NoReferences { quoted: false }) {
+    match evaluate(&a.expr, &NoReferences) {
         Ok(value) => Some(value.to_json()),
         Err(e) => {
             diags.push(PlanDiagnostic::sourceless(&e.summary, e.detail));
@@ -337,23 +334,89 @@ fn read_file(
         ));
         return;
     }
-    for a in &file.body.attributes {
-        let name = a.name.name.to_string();
-        if !m.variables.contains_key(&name) {
-            warnings.push(PlanDiagnostic::sourceless(
-                "Value for undeclared variable",
-                format!("The root module does not declare a variable named \"{name}\" but a value was found in file \"{shown}\". If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option."),
-            ));
-            continue;
-        }
-        match evaluate(&a.expr, &NoReferences { quoted: true }) {
-            Ok(v) => {
-                given.insert(name, (v.to_json(), Source::File));
+    for (_, definition) in definitions(m, &shown, &file.body) {
+        match definition {
+            Definition::Value { name, value } => {
+                given.insert(name, (value, Source::File));
             }
-            Err(e) => diags.push(PlanDiagnostic::sourceless(
-                &e.summary,
-                format!("{shown}: {}", e.detail),
+            Definition::Undeclared { detail, .. } => warnings.push(PlanDiagnostic::sourceless(
+                "Value for undeclared variable",
+                detail,
+            )),
+            Definition::Failed {
+                summary, detail, ..
+            } => diags.push(PlanDiagnostic::sourceless(
+                &summary,
+                format!("{shown}: {detail}"),
             )),
         }
     }
+}
+
+/// One argument of a variable definitions file, as Terraform reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Definition {
+    /// The value of a declared variable (not yet converted to its type).
+    Value {
+        /// The variable.
+        name: String,
+        /// Its value.
+        value: serde_json::Value,
+    },
+    /// A value for a variable the module does not declare: Terraform warns.
+    Undeclared {
+        /// The name.
+        name: String,
+        /// Terraform's detail.
+        detail: String,
+    },
+    /// A value that does not evaluate (it refers to something): Terraform's error.
+    Failed {
+        /// Terraform's summary.
+        summary: String,
+        /// Its detail.
+        detail: String,
+        /// The part of the value at fault.
+        span: Span,
+    },
+}
+
+/// What Terraform makes of each argument of `body`, a variable definitions file named
+/// `shown`, for the root module `m`.
+pub fn definitions<'b>(
+    m: &MergedModule,
+    shown: &str,
+    body: &'b crate::syntax::Body,
+) -> Vec<(&'b crate::syntax::Attribute, Definition)> {
+    body.attributes
+        .iter()
+        .map(|a| {
+            let name = a.name.name.to_string();
+            let definition = if !m.variables.contains_key(&name) {
+                Definition::Undeclared {
+                    detail: format!("The root module does not declare a variable named \"{name}\" but a value was found in file \"{shown}\". If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option."),
+                    name,
+                }
+            } else {
+                match evaluate(&a.expr, &NoReferences) {
+                    Ok(v) => Definition::Value {
+                        name,
+                        value: v.to_json(),
+                    },
+                    Err(e) => Definition::Failed {
+                        summary: e.summary,
+                        detail: e.detail,
+                        span: e.span,
+                    },
+                }
+            };
+            (&**a, definition)
+        })
+        .collect()
+}
+
+/// The detail of `Invalid value for input variable` for a file's value of `v` that does
+/// not convert to its type (`reason`, go-cty's error without its path).
+pub fn unsuitable_in_file(m: &MergedModule, v: &Variable, reason: &str) -> String {
+    Source::File.unsuitable(m, v, "declared", reason)
 }

@@ -62,6 +62,12 @@ impl Workspace {
         Ok(plan(&config, &state, options))
     }
 
+    /// The prior state at `path` (an empty state when there is no file), read again only
+    /// when the file changed.
+    pub fn prior_state(&self, path: &Path) -> Result<Arc<crate::plan::State>, StateError> {
+        self.states.get(path)
+    }
+
     /// The local module a `source` names from `dir`, indexed on first use.
     fn child(&self, dir: &Path, source: &str) -> Option<(PathBuf, Arc<MergedModule>)> {
         let child = local_child_dir(dir, source)?;

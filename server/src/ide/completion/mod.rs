@@ -5,12 +5,14 @@
 //! completes as its base block's type); references with their effective values or types
 //! and function names with their signatures (`references.rs`); the values an argument
 //! takes where they are finite (`values.rs`); a module's variables in its `.tfvars` files
-//! (`tfvars.rs`). `lsp/` maps the items to LSP's.
+//! (`tfvars.rs`); what `depends_on`, `replace_triggered_by` and `moved`'s `from` may
+//! name (`restricted.rs`). `lsp/` maps the items to LSP's.
 
 mod bodies;
 pub mod context;
 mod json_keys;
 mod references;
+mod restricted;
 mod scope;
 mod tfvars;
 mod values;
@@ -160,6 +162,7 @@ pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) ->
             Position::Value { attribute, place } => {
                 let mut items = values::values(&scope, &ctx, attribute, place);
                 items.extend(references::references(&scope, &ctx, place));
+                restricted::restrict(&scope, &ctx, attribute, place, &mut items);
                 items
             }
             Position::Nothing => Vec::new(),

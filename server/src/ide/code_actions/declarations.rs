@@ -1,0 +1,226 @@
+//! Fixes that add what a diagnostic says is missing: the required arguments a block
+//! leaves out (each with a placeholder of its type), and the `variable` block of an
+//! undeclared input variable, with a type inferred from how it is used.
+
+use super::{file_name, quoted, writable, Fix, Place};
+use crate::check::Diagnostic;
+use crate::ide::completion::{context_at, Options, Scope};
+use crate::ide::edits::{append_block, append_to_body, block_at};
+use crate::module::SourceFile;
+use crate::syntax::{Attribute, Body, Expr, ExprKind, Span, TemplatePart};
+
+/// Terraform's summary for an argument a block leaves out.
+const MISSING_ARGUMENT: &str = "Missing required argument";
+/// Terraform's summary for `var.x` without a `variable "x"` block.
+const UNDECLARED_VARIABLE: &str = "Reference to undeclared input variable";
+
+/// The fixes that add what `d` (the `index`th diagnostic) says is missing.
+pub(super) fn fixes(place: &Place, index: usize, d: &Diagnostic) -> Option<Fix> {
+    match d.summary.as_str() {
+        MISSING_ARGUMENT => missing_arguments(place, index, d),
+        UNDECLARED_VARIABLE => declare_variable(place, d),
+        _ => None,
+    }
+}
+
+/// Every argument the block at `d`'s brace leaves out, added at the end of its body: one
+/// fix for all of them, offered on the first of their diagnostics.
+fn missing_arguments(place: &Place, index: usize, d: &Diagnostic) -> Option<Fix> {
+    let same: Vec<usize> = place
+        .diagnostics
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.summary == MISSING_ARGUMENT && o.path == d.path && o.span == d.span)
+        .map(|(i, _)| i)
+        .collect();
+    if same.first() != Some(&index) {
+        return None; // The first diagnostic of the block offers the fix.
+    }
+    let brace = d.span.start as usize;
+    if place.text(d.span) != Some("{") {
+        return None;
+    }
+    let block = block_at(&place.file.syntax.body, brace)?;
+    let text = &*place.file.text;
+    let ctx = context_at(text, &place.file.syntax, brace + 1);
+    let scope = Scope::new(
+        place.ws,
+        &place.file.path,
+        &place.file,
+        brace + 1,
+        Options::default(),
+    );
+    let names: Vec<&str> = same
+        .iter()
+        .filter_map(|&i| quoted(&place.diagnostics[i].detail).into_iter().next())
+        .collect();
+    let lines: Vec<String> = names
+        .iter()
+        .map(|name| {
+            let ty = argument_type(&scope, &ctx.blocks, name);
+            format!("{name} = {}", placeholder(ty.as_deref().unwrap_or("any")))
+        })
+        .collect();
+    let edit = append_to_body(&place.file, block, &lines)?;
+    let title = match names.as_slice() {
+        [one] => format!("Add the required argument \"{one}\""),
+        _ => format!("Add the required arguments {}", names.join(", ")),
+    };
+    Some(Fix {
+        title,
+        edits: vec![edit],
+        safe: false,
+        fixes: same,
+    })
+}
+
+/// The type of argument `name` of the body inside `blocks`, as a type constraint: its
+/// schema's (the language's or its provider's), or the type of a local child module's
+/// input variable.
+fn argument_type(
+    scope: &Scope,
+    blocks: &[crate::ide::completion::context::BlockFrame],
+    name: &str,
+) -> Option<String> {
+    let schemas = scope.body_schemas(blocks);
+    let from_schema = [&schemas.provider, &schemas.language]
+        .into_iter()
+        .flatten()
+        .find_map(|s| s.attribute(name, scope.dialect))
+        .map(|a| {
+            a.value_type
+                .as_ref()
+                .map_or(a.ty.to_string(), |t| t.to_string())
+        });
+    if from_schema.is_some() {
+        return from_schema;
+    }
+    let [call] = blocks else { return None };
+    if call.kind != "module" {
+        return None;
+    }
+    let child = scope.child_module(call.labels.first()?)?;
+    let ty = child.variables.get(name)?.type_constraint.as_ref()?;
+    let source = child.file(ty.file);
+    source.text.get(ty.expr().span.range()).map(str::to_string)
+}
+
+/// A value of type constraint `ty` for the author to replace: empty where the type has
+/// an empty value, `null` where it does not.
+fn placeholder(ty: &str) -> &'static str {
+    match ty.split('(').next().unwrap_or_default().trim() {
+        "string" => "\"\"",
+        "number" => "0",
+        "bool" => "false",
+        "list" | "set" | "tuple" => "[]",
+        "map" | "object" => "{}",
+        _ => "null",
+    }
+}
+
+/// `variable "NAME" {}` (with the type its use implies) in the module's file of
+/// variables.
+fn declare_variable(place: &Place, d: &Diagnostic) -> Option<Fix> {
+    let name = quoted(&d.detail).into_iter().next()?;
+    let target = variables_file(place)?;
+    let ty = inferred_type(place, d.span);
+    let block = match &ty {
+        Some(ty) => format!("variable \"{name}\" {{\n  type = {ty}\n}}"),
+        None => format!("variable \"{name}\" {{}}"),
+    };
+    Some(Fix {
+        title: format!("Declare the variable \"{name}\" in {}", file_name(target)),
+        edits: vec![append_block(target, &block)],
+        safe: false,
+        fixes: Vec::new(),
+    })
+}
+
+/// Where a new variable goes: `variables.tf`, else the primary file that declares the
+/// module's first variable, else the file of the reference when it is primary, else the
+/// first primary file; never JSON or an override file.
+fn variables_file<'a>(place: &'a Place) -> Option<&'a SourceFile> {
+    let m = &*place.merged;
+    let fit = |i: u32| writable(m, i);
+    let count = m.files.len() as u32;
+    let named = (0..count).find(|&i| fit(i) && m.file_name(i) == "variables.tf");
+    let declaring = m
+        .variables
+        .values()
+        .map(|v| v.provenance.decl.file)
+        .find(|&i| fit(i));
+    let here = m.file_index(&place.file.path).filter(|&i| fit(i));
+    let index = named
+        .or(declaring)
+        .or(here)
+        .or_else(|| (0..count).find(|&i| fit(i)))?;
+    Some(m.file(index))
+}
+
+/// The type the use of the reference at `span` implies: an argument's whole value has
+/// the argument's type, an interpolation is a string, an operand of arithmetic a number,
+/// of logic or a condition a bool.
+fn inferred_type(place: &Place, span: Span) -> Option<String> {
+    let (attr, ctx_offset) = attribute_at(&place.file.syntax.body, span)?;
+    if attr.expr.span == span {
+        let text = &*place.file.text;
+        let ctx = context_at(text, &place.file.syntax, ctx_offset);
+        let scope = Scope::new(
+            place.ws,
+            &place.file.path,
+            &place.file,
+            ctx_offset,
+            Options::default(),
+        );
+        return match &*attr.name.name {
+            "count" => Some("number".into()),
+            name => argument_type(&scope, &ctx.blocks, name).filter(|t| t != "any"),
+        };
+    }
+    let mut found = None;
+    attr.expr.walk(&mut |e| {
+        if found.is_none() {
+            found = use_in(e, span);
+        }
+    });
+    found.map(str::to_string)
+}
+
+/// The attribute (in `body` or a block nested in it) whose value holds `span`, with an
+/// offset inside its block's body (for the completion context of its block).
+fn attribute_at(body: &Body, span: Span) -> Option<(&Attribute, usize)> {
+    if let Some(a) = body
+        .attributes
+        .iter()
+        .find(|a| a.expr.span.start <= span.start && span.end <= a.expr.span.end)
+    {
+        return Some((a, a.span.start as usize));
+    }
+    let block = body
+        .blocks
+        .iter()
+        .find(|b| b.span.contains(span.start as usize))?;
+    attribute_at(&block.body, span)
+}
+
+/// The type `e` asks of its direct operand at `span`, if it asks one.
+fn use_in(e: &Expr, span: Span) -> Option<&'static str> {
+    match &e.kind {
+        ExprKind::Template(parts) => parts
+            .iter()
+            .any(|p| matches!(p, TemplatePart::Interpolation(i) if i.span == span))
+            .then_some("string"),
+        ExprKind::Binary { op, operands } if operands.iter().any(|o| o.span == span) => match *op {
+            "+" | "-" | "*" | "/" | "%" | "<" | "<=" | ">" | ">=" => Some("number"),
+            "&&" | "||" => Some("bool"),
+            _ => None,
+        },
+        ExprKind::Unary { op, expr } if expr.span == span => match *op {
+            "!" => Some("bool"),
+            "-" => Some("number"),
+            _ => None,
+        },
+        ExprKind::Conditional(parts) if parts[0].span == span => Some("bool"),
+        _ => None,
+    }
+}

@@ -1,0 +1,110 @@
+//! Black-box tests of `.tfvars` files in the editor: the problems `terraform plan`
+//! reports in them (a value for an undeclared variable, a value that does not convert to
+//! the variable's type, a reference), published on the open file; hover on a variable's
+//! name; go to its declaration.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{Client, TempDir};
+
+const MAIN: &str = r#"variable "replicas" {
+  type        = number
+  description = "How many."
+}
+
+variable "names" {
+  type = list(string)
+}
+"#;
+
+/// `terraform plan -json` (1.11.4) on this module reports, for this `terraform.tfvars`:
+/// `Invalid value for input variable` on `"abc"`, `Variables not allowed` on `var` (the
+/// root name alone), and `Value for undeclared variable` as a warning without a place
+/// (shown at the name).
+const TFVARS: &str = "replicas = \"abc\"\nnames = [\"a\", var.x]\nundeclared = 1\n";
+
+fn open(dir: &TempDir) -> (Client, String) {
+    dir.write("main.tf", MAIN);
+    let tfvars = dir.write("terraform.tfvars", TFVARS);
+    let (mut client, _) = Client::initialized(Some(dir.path()), json!({}));
+    let u = client.open(&tfvars, TFVARS, 1);
+    (client, u)
+}
+
+fn position(line: u32, character: u32) -> Value {
+    json!({ "line": line, "character": character })
+}
+
+#[test]
+fn a_tfvars_file_gets_the_problems_a_plan_reports() {
+    let dir = TempDir::new("tfvars-diagnostics");
+    let (mut client, u) = open(&dir);
+    let params = client.diagnostics_for(&u, |p| {
+        p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    let found: Vec<(String, u64, Value, Value)> = params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["message"].as_str().unwrap().to_string(),
+                d["severity"].as_u64().unwrap(),
+                d["range"]["start"].clone(),
+                d["range"]["end"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert_eq!(
+        found[0],
+        (
+            "Invalid value for input variable\n\nThe given value is not suitable for var.replicas declared at main.tf:1,1-20: a number is required.".into(),
+            1,
+            position(0, 11),
+            position(0, 16)
+        )
+    );
+    assert_eq!(
+        found[1],
+        (
+            "Variables not allowed\n\nVariables may not be used here.".into(),
+            1,
+            position(1, 14),
+            position(1, 17)
+        )
+    );
+    assert_eq!(
+        found[2],
+        (
+            "Value for undeclared variable\n\nThe root module does not declare a variable named \"undeclared\" but a value was found in file \"terraform.tfvars\". If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option.".into(),
+            2,
+            position(2, 0),
+            position(2, 10)
+        )
+    );
+}
+
+#[test]
+fn hover_and_definition_lead_to_the_variable() {
+    let dir = TempDir::new("tfvars-navigation");
+    let (mut client, u) = open(&dir);
+    let at = json!({ "textDocument": { "uri": u }, "position": position(0, 3) });
+    let hover = client.request("textDocument/hover", at.clone());
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("variable \"replicas\""), "{text}");
+    assert!(text.contains("How many."), "{text}");
+    assert_eq!(hover["range"]["start"], position(0, 0));
+    let definition = client.request("textDocument/definition", at);
+    assert!(
+        definition["uri"].as_str().unwrap().ends_with("/main.tf"),
+        "{definition}"
+    );
+    assert_eq!(definition["range"]["start"], position(0, 0));
+    let nowhere = json!({ "textDocument": { "uri": u }, "position": position(2, 3) });
+    assert_eq!(
+        client.request("textDocument/definition", nowhere),
+        Value::Null
+    );
+}
