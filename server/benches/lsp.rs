@@ -4,14 +4,16 @@
 //! Measures, each as median and p99: the time from `initialized` to the end of background
 //! indexing; the latency from a `didChange` on the largest file of the corpus's largest
 //! module to the `publishDiagnostics` for that version, with the whole corpus in the
-//! workspace and with that module alone; hover latency right after each edit; the editing
-//! requests (outline, folding ranges, references, workspace symbols, full semantic tokens,
-//! formatting) with the whole corpus indexed. Also the server's resident memory once
-//! indexing is done. Run: `cargo bench --bench lsp [-- DIR]`.
+//! workspace and with that module alone; hover, outline and full semantic tokens right
+//! after each edit (the first requests for the new version); the editing requests
+//! (outline, folding ranges, references, workspace symbols, semantic tokens full, range
+//! and delta, formatting, completion) with the whole corpus indexed; completion with the
+//! AWS provider's schema (`lsp_phases/completion.rs`). Also the server's resident memory
+//! once indexing is done. Run: `cargo bench --bench lsp [-- DIR]`.
 //!
-//! With `STRATA_BENCH_COPIES=N`, also workspace symbol queries over a workspace of N
-//! copies of the corpus (10 make about 30,000 files), made with the corpus's
-//! `make-big.sh` (hard links, in a scratch directory removed afterwards).
+//! With `STRATA_BENCH_COPIES=N`, also workspace symbol queries and completion over a
+//! workspace of N copies of the corpus (10 make about 30,000 files), made with the
+//! corpus's `make-big.sh` (hard links, in a scratch directory removed afterwards).
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
@@ -24,6 +26,9 @@ use support::Client;
 
 mod common;
 use common::{median_p99, rss_bytes};
+
+#[path = "lsp_phases/completion.rs"]
+mod completion;
 
 const INDEX_RUNS: usize = 5;
 const EDITS: usize = 200;
@@ -126,16 +131,26 @@ fn main() {
         Edit::BreakFirstLine,
     );
     drop(breaking);
+    let aws = completion::Aws::new(&root);
+    if let Some(aws) = &aws {
+        let (mut client, took) = aws.start(&root);
+        println!(
+            "[whole corpus and the AWS module] index and first schema load: {:.0} ms",
+            took * 1e3
+        );
+        aws.completion("whole corpus and the AWS module", &mut client);
+    }
     if let Some(copies) = std::env::var("STRATA_BENCH_COPIES")
         .ok()
         .and_then(|n| n.parse::<usize>().ok())
     {
-        big_workspace(&root, copies);
+        big_workspace(&root, copies, aws.as_ref());
     }
 }
 
-/// Workspace symbol queries over `copies` copies of the corpus at `root`.
-fn big_workspace(root: &Path, copies: usize) {
+/// Workspace symbol queries over `copies` copies of the corpus at `root`, and completion
+/// with the AWS module beside them.
+fn big_workspace(root: &Path, copies: usize, aws: Option<&completion::Aws>) {
     let big = std::env::temp_dir().join(format!("strata-bench-big-{}", std::process::id()));
     let made = std::process::Command::new(root.join("make-big.sh"))
         .arg(&big)
@@ -148,7 +163,10 @@ fn big_workspace(root: &Path, copies: usize) {
         let _ = std::fs::remove_dir_all(&big);
         return;
     }
-    let (mut client, took) = index_once(&big);
+    let (mut client, took) = match aws {
+        Some(aws) => aws.start(&big),
+        None => index_once(&big),
+    };
     let rss = rss_bytes(&client.pid().to_string()) as f64 / 1e6;
     let files = count_files(&big);
     println!(
@@ -169,6 +187,9 @@ fn big_workspace(root: &Path, copies: usize) {
         "workspace/symbol",
         &|i| json!({ "query": QUERIES[i % QUERIES.len()] }),
     );
+    if let Some(aws) = aws {
+        aws.completion(&label, &mut client);
+    }
     drop(client);
     let _ = std::fs::remove_dir_all(&big);
 }
@@ -199,13 +220,17 @@ enum Edit {
     BreakFirstLine,
 }
 
-/// Edits `file` 200 times, measuring edit→publishDiagnostics and the hover right after it.
+/// Edits `file` 200 times, measuring edit→publishDiagnostics and the hover, outline and
+/// full semantic tokens right after it.
 fn edit_latency(label: &str, client: &mut Client, file: &Path, edit: Edit) {
     let text = std::fs::read_to_string(file).expect("read");
     let u = client.open(file, &text, 0);
     client.diagnostics_for(&u, |p| p["version"] == 0);
     let mut edit_latency = Vec::new();
     let mut hover_latency = Vec::new();
+    let mut outline_latency = Vec::new();
+    let mut tokens_latency = Vec::new();
+    let document = json!({ "textDocument": { "uri": u } });
     for version in 1..=EDITS as i32 {
         let (range, insert) = match (edit, version % 2 == 1) {
             (Edit::CommentLine, true) => (
@@ -234,15 +259,12 @@ fn edit_latency(label: &str, client: &mut Client, file: &Path, edit: Edit) {
         client.diagnostics_for(&u, |p| p["version"] == version);
         edit_latency.push(start.elapsed().as_secs_f64());
 
-        let start = Instant::now();
-        client.request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": u }, "position": { "line": 2, "character": 4 } }),
-        );
-        hover_latency.push(start.elapsed().as_secs_f64());
+        let at = json!({ "textDocument": { "uri": u }, "position": { "line": 2, "character": 4 } });
+        hover_latency.push(timed(client, "textDocument/hover", at).0);
+        outline_latency.push(timed(client, "textDocument/documentSymbol", document.clone()).0);
+        tokens_latency.push(timed(client, "textDocument/semanticTokens/full", document.clone()).0);
     }
     let (em, ep) = median_p99(edit_latency);
-    let (hm, hp) = median_p99(hover_latency);
     println!(
         "[{label}] edit -> diagnostics on {} ({} bytes), {EDITS} edits: median {:.2} ms, p99 {:.2} ms",
         file.display(),
@@ -250,10 +272,48 @@ fn edit_latency(label: &str, client: &mut Client, file: &Path, edit: Edit) {
         em * 1e3,
         ep * 1e3
     );
+    let after = [
+        ("hover", hover_latency),
+        ("documentSymbol", outline_latency),
+        ("semanticTokens/full", tokens_latency),
+    ];
+    for (name, latency) in after {
+        report(&format!("[{label}] {name} right after each edit"), latency);
+    }
+}
+
+/// Sends a request; the seconds until the last byte of its answer was read, the seconds
+/// until the client had parsed it too, and its result.
+fn timed(
+    client: &mut Client,
+    method: &str,
+    params: serde_json::Value,
+) -> (Timing, serde_json::Value) {
+    let start = Instant::now();
+    let result = client.request(method, params);
+    let parsed = start.elapsed().as_secs_f64();
+    let answered = client.arrived.map_or(parsed, |at| {
+        at.saturating_duration_since(start).as_secs_f64()
+    });
+    ((answered, parsed), result)
+}
+
+/// A request's latency: to the last byte of its answer (the server's work and the
+/// transport), and to the client's parsed value (the client's JSON parse added).
+type Timing = (f64, f64);
+
+/// Prints the median and p99 of `latency`, answered and parsed.
+fn report(what: &str, latency: Vec<Timing>) {
+    let n = latency.len();
+    let (answered, parsed): (Vec<f64>, Vec<f64>) = latency.into_iter().unzip();
+    let (am, ap) = median_p99(answered);
+    let (pm, pp) = median_p99(parsed);
     println!(
-        "[{label}] hover right after each edit, {EDITS} requests: median {:.2} ms, p99 {:.2} ms",
-        hm * 1e3,
-        hp * 1e3
+        "{what}, {n} requests: median {:.2} ms, p99 {:.2} ms (answer read; parsed by the client: median {:.2} ms, p99 {:.2} ms)",
+        am * 1e3,
+        ap * 1e3,
+        pm * 1e3,
+        pp * 1e3
     );
 }
 
@@ -276,16 +336,9 @@ fn measure(
         // Diagnostics still being published pile up unread: the client must not search
         // them for each answer.
         client.backlog.clear();
-        let start = Instant::now();
-        client.request(method, params(i));
-        latency.push(start.elapsed().as_secs_f64());
+        latency.push(timed(client, method, params(i)).0);
     }
-    let (m, p) = median_p99(latency);
-    println!(
-        "[{label}] {name}, {EDITS} requests: median {:.2} ms, p99 {:.2} ms",
-        m * 1e3,
-        p * 1e3
-    );
+    report(&format!("[{label}] {name}"), latency);
 }
 
 /// Outline, folding ranges, references, full semantic tokens, formatting and completion
@@ -321,7 +374,12 @@ fn editor_requests(client: &mut Client, file: &Path) {
         "textDocument": { "uri": u },
         "options": { "tabSize": 2, "insertSpaces": true }
     });
-    let requests: [(&str, &str, Params); 8] = [
+    // The first hundred lines, as an editor asks for what it shows.
+    let shown = json!({
+        "textDocument": { "uri": u },
+        "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 100, "character": 0 } }
+    });
+    let requests: [(&str, &str, Params); 9] = [
         (
             "documentSymbol",
             "textDocument/documentSymbol",
@@ -341,6 +399,11 @@ fn editor_requests(client: &mut Client, file: &Path) {
             "semanticTokens/full",
             "textDocument/semanticTokens/full",
             Box::new(|_| document.clone()),
+        ),
+        (
+            "semanticTokens/range (100 lines)",
+            "textDocument/semanticTokens/range",
+            Box::new(|_| shown.clone()),
         ),
         (
             "formatting",
@@ -367,4 +430,31 @@ fn editor_requests(client: &mut Client, file: &Path) {
     for (name, method, params) in requests {
         measure(&label, name, client, method, &params);
     }
+    // Again, now that the background work after indexing (provider schemas, the
+    // diagnostics published again with them) is likely done.
+    let again = |_| document.clone();
+    measure(
+        &label,
+        "documentSymbol, again",
+        client,
+        "textDocument/documentSymbol",
+        &again,
+    );
+    semantic_tokens_delta(&label, client, &u);
+}
+
+/// `semanticTokens/full/delta` requests, each from the result the one before it gave.
+fn semantic_tokens_delta(label: &str, client: &mut Client, u: &str) {
+    let document = json!({ "textDocument": { "uri": u } });
+    let full = client.request("textDocument/semanticTokens/full", document);
+    let mut previous = full["resultId"].clone();
+    let mut latency = Vec::new();
+    for _ in 0..EDITS {
+        client.backlog.clear();
+        let params = json!({ "textDocument": { "uri": u }, "previousResultId": previous });
+        let (timing, delta) = timed(client, "textDocument/semanticTokens/full/delta", params);
+        latency.push(timing);
+        previous = delta["resultId"].clone();
+    }
+    report(&format!("[{label}] semanticTokens/full/delta"), latency);
 }

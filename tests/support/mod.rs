@@ -103,9 +103,13 @@ pub fn uri(path: &Path) -> String {
 pub struct Client {
     child: Child,
     stdin: Option<ChildStdin>,
-    incoming: Receiver<Value>,
+    incoming: Receiver<(Instant, Value)>,
     /// Notifications and server requests received while waiting for something else.
     pub backlog: Vec<Value>,
+    /// When the last byte of the message `wait_for` last returned was read, before the
+    /// client parsed it (`None` when it came from the backlog): a request's latency
+    /// without the client's own work, for benchmarks.
+    pub arrived: Option<Instant>,
     /// Whether requests from the server are answered (with `null`) as they arrive.
     pub answers_server_requests: bool,
     next_id: i64,
@@ -155,6 +159,7 @@ impl Client {
             child,
             incoming: rx,
             backlog: Vec::new(),
+            arrived: None,
             answers_server_requests: true,
             next_id: 1,
         }
@@ -252,15 +257,17 @@ impl Client {
     /// Waits for the first message matching `pred`, looking at the backlog first.
     pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         if let Some(i) = self.backlog.iter().position(&pred) {
+            self.arrived = None;
             return self.backlog.remove(i);
         }
         let deadline = Instant::now() + DEADLINE;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.incoming.recv_timeout(left) {
-                Ok(msg) => {
+                Ok((arrived, msg)) => {
                     self.answer_server_request(&msg);
                     if pred(&msg) {
+                        self.arrived = Some(arrived);
                         return msg;
                     }
                     self.backlog.push(msg);
@@ -335,7 +342,8 @@ impl Drop for Client {
     }
 }
 
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+/// The next message and when its last byte was read (before it is parsed).
+fn read_message(reader: &mut impl BufRead) -> Option<(Instant, Value)> {
     let mut length = None;
     loop {
         let mut line = String::new();
@@ -352,5 +360,6 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     }
     let mut body = vec![0; length?];
     reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
+    let read = Instant::now();
+    Some((read, serde_json::from_slice(&body).ok()?))
 }

@@ -3,6 +3,7 @@
 //! around the cursor through a text edit.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{
@@ -15,6 +16,7 @@ use super::convert;
 use crate::ide::completion::{self, Item, ItemKind, Options};
 use crate::ide::signature_help;
 use crate::syntax::Span;
+use crate::text::lines::LineIndex;
 use crate::text::{self, PositionEncoding};
 use crate::workspace::Workspace;
 
@@ -25,26 +27,53 @@ pub const TRIGGERS: &[&str] = &[".", "\"", "="];
 /// The characters that open and continue a call's arguments.
 pub const SIGNATURE_TRIGGERS: &[&str] = &["(", ","];
 
-/// The completion list at `position` of the file at `path`.
+/// The completion list at `position` of the file at `path`, as the JSON text of the
+/// answer: with every resource type of a large provider it holds thousands of items,
+/// which cost more to turn into JSON through `serde_json::Value` than to find (the handler
+/// answers with a stand-in for that text, `transport::Prepared`).
 pub fn completion(
     ws: &Workspace,
     path: &Path,
     position: lsp::Position,
     encoding: PositionEncoding,
     options: Options,
-) -> Option<CompletionResponse> {
+) -> Option<Arc<[u8]>> {
     let file = ws.file(path)?;
-    let rope = Rope::from_str(&file.text);
-    let offset = text::byte_offset(&rope, convert::position_in(position), encoding);
-    let items = completion::complete(ws, path, offset, options)
+    let lines = LineIndex::new(&file.text);
+    let offset = lines.offset(&file.text, convert::position_in(position), encoding);
+    // Every item replaces the same name: its range is converted once.
+    let mut last: Option<(std::ops::Range<usize>, lsp::Range)> = None;
+    let mut range = |r: &std::ops::Range<usize>| match &last {
+        Some((kept, range)) if kept == r => *range,
+        _ => {
+            let span = Span::new(r.start, r.end);
+            let range = convert::range_by_lines(&lines, &file.text, span, encoding);
+            last = Some((r.clone(), range));
+            range
+        }
+    };
+    let items: Vec<CompletionItem> = completion::complete(ws, path, offset, options)
         .into_iter()
-        .map(|item| lsp_item(&rope, item, encoding))
+        .map(|item| {
+            let range = range(&item.range);
+            lsp_item(item, range)
+        })
         .collect();
-    Some(CompletionResponse::Array(items))
+    // Plain strings and numbers: serialising cannot fail.
+    let json = serde_json::to_vec(&CompletionResponse::Array(items)).ok()?;
+    Some(json.into())
 }
 
-fn lsp_item(rope: &Rope, item: Item, encoding: PositionEncoding) -> CompletionItem {
-    let range = convert::range(rope, Span::new(item.range.start, item.range.end), encoding);
+/// The answer whose one item's label is `stand_in`, which the transport replaces with the
+/// prepared list.
+pub fn stand_in(stand_in: String) -> CompletionResponse {
+    CompletionResponse::Array(vec![CompletionItem {
+        label: stand_in,
+        ..Default::default()
+    }])
+}
+
+fn lsp_item(item: Item, range: lsp::Range) -> CompletionItem {
     CompletionItem {
         label: item.label,
         kind: Some(kind(item.kind)),

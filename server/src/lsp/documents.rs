@@ -75,8 +75,10 @@ impl Server {
     }
 
     pub(super) fn close_document(&self, params: DidCloseTextDocumentParams) {
-        self.tokens.forget(&params.text_document.uri);
-        let Some(path) = convert::path_of(&params.text_document.uri) else {
+        let path = convert::path_of(&params.text_document.uri);
+        self.tokens
+            .forget(&params.text_document.uri, path.as_deref());
+        let Some(path) = path else {
             return;
         };
         self.outlines.forget(&path);

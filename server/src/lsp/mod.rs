@@ -62,14 +62,15 @@ const EDITS_QUEUE: usize = 256;
 pub async fn serve_stdio() -> bool {
     isolation::log_panics();
     let session = CancellationToken::new();
-    let (service, socket) =
-        LspService::build(|client| Server::new(client, session.clone())).finish();
-    let state = service.inner().state.clone();
     let Transport {
         input,
         output,
         writer,
+        prepared,
     } = Transport::start(tokio::io::stdin(), tokio::io::stdout(), session.clone());
+    let (service, socket) =
+        LspService::build(|client| Server::new(client, session.clone(), prepared)).finish();
+    let state = service.inner().state.clone();
     let served = tower_lsp_server::Server::new(input, output, socket).serve(service);
     // tower-lsp-server returns once every handler is done; one that waits for something
     // that cannot come must not keep the process alive.
@@ -104,10 +105,13 @@ pub struct Server {
     symbols: crate::ide::workspace_symbols::Index,
     /// The last outline of each document.
     outlines: structure::Outlines,
+    /// Answers serialised ahead of time, which the transport puts in their stand-ins'
+    /// place.
+    prepared: Arc<transport::Prepared>,
 }
 
 impl Server {
-    fn new(client: Client, session: CancellationToken) -> Self {
+    fn new(client: Client, session: CancellationToken, prepared: Arc<transport::Prepared>) -> Self {
         let workspace = Arc::new(Workspace::new());
         let state = Arc::new(State::default());
         let publisher =
@@ -124,23 +128,26 @@ impl Server {
             tokens: Default::default(),
             symbols: Default::default(),
             outlines: Default::default(),
+            prepared,
         }
     }
 
-    /// The encoded semantic tokens of a document (inside `range` when given).
-    fn semantic_tokens(
-        &self,
-        uri: &Uri,
-        range: Option<Range>,
-    ) -> Result<Option<Vec<SemanticToken>>> {
+    /// The semantic tokens of a document, kept per version.
+    fn semantic_tokens(&self, uri: &Uri) -> Result<Option<Arc<semantic_tokens::Tokens>>> {
         let Some(path) = convert::path_of(uri) else {
             return Ok(None);
         };
         let encoding = self.state.encoding();
         Ok(contain(
             format!("semantic tokens of {}", path.display()),
-            || semantic_tokens::tokens(&self.workspace, &path, range, encoding),
+            || semantic_tokens::tokens(&self.tokens, &self.workspace, &path, encoding),
         )?)
+    }
+
+    /// A full semantic tokens result: a stand-in for its prepared JSON.
+    fn full_semantic_tokens(&self, uri: &Uri, tokens: &semantic_tokens::Tokens) -> SemanticTokens {
+        let json = semantic_tokens::full(&self.tokens, uri, tokens);
+        semantic_tokens::stand_in(self.prepared.stand_in(json))
     }
 
     /// Queues the diagnostics of the module for publishing (stale snapshots are skipped)
@@ -286,10 +293,10 @@ impl LanguageServer for Server {
         let options = crate::ide::completion::Options {
             snippets: self.state.snippets(),
         };
-        Ok(contain(
-            format!("completion in {}", path.display()),
-            || completion::completion(&self.workspace, &path, at.position, encoding, options),
-        )?)
+        let json = contain(format!("completion in {}", path.display()), || {
+            completion::completion(&self.workspace, &path, at.position, encoding, options)
+        })?;
+        Ok(json.map(|json| completion::stand_in(self.prepared.stand_in(json))))
     }
 
     async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
@@ -388,10 +395,10 @@ impl LanguageServer for Server {
             return Ok(None);
         };
         let encoding = self.state.encoding();
-        let symbols = contain(format!("outline of {}", path.display()), || {
+        let json = contain(format!("outline of {}", path.display()), || {
             structure::document_symbols(&self.outlines, &self.workspace, &path, encoding)
         })?;
-        Ok(symbols.map(DocumentSymbolResponse::Nested))
+        Ok(json.map(|json| structure::stand_in(self.prepared.stand_in(json))))
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
@@ -505,10 +512,10 @@ impl LanguageServer for Server {
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri;
-        let Some(data) = self.semantic_tokens(&uri, None)? else {
+        let Some(tokens) = self.semantic_tokens(&uri)? else {
             return Ok(None);
         };
-        let full = semantic_tokens::full(&self.tokens, &uri, data);
+        let full = self.full_semantic_tokens(&uri, &tokens);
         Ok(Some(SemanticTokensResult::Tokens(full)))
     }
 
@@ -517,18 +524,16 @@ impl LanguageServer for Server {
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let uri = params.text_document.uri;
-        let Some(data) = self.semantic_tokens(&uri, None)? else {
+        let Some(tokens) = self.semantic_tokens(&uri)? else {
             return Ok(None);
         };
         let previous = params.previous_result_id;
         Ok(Some(
-            match semantic_tokens::delta(&self.tokens, &uri, &previous, data.clone()) {
+            match semantic_tokens::delta(&self.tokens, &uri, &previous, &tokens) {
                 Some(delta) => SemanticTokensFullDeltaResult::TokensDelta(delta),
-                None => SemanticTokensFullDeltaResult::Tokens(semantic_tokens::full(
-                    &self.tokens,
-                    &uri,
-                    data,
-                )),
+                None => {
+                    SemanticTokensFullDeltaResult::Tokens(self.full_semantic_tokens(&uri, &tokens))
+                }
             },
         ))
     }
@@ -537,11 +542,12 @@ impl LanguageServer for Server {
         &self,
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
-        let data = self.semantic_tokens(&params.text_document.uri, Some(params.range))?;
-        Ok(data.map(|data| {
+        let tokens = self.semantic_tokens(&params.text_document.uri)?;
+        let encoding = self.state.encoding();
+        Ok(tokens.map(|tokens| {
             SemanticTokensRangeResult::Tokens(SemanticTokens {
                 result_id: None,
-                data,
+                data: semantic_tokens::in_range(&tokens, params.range, encoding),
             })
         }))
     }

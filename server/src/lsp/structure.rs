@@ -2,8 +2,10 @@
 //! selection ranges, mapped from `ide`'s plain data to LSP types.
 //!
 //! An outline is made once per version of a document (and of the module's merged model,
-//! which names what each override changes) and kept: an editor asks for it after every
-//! edit and on every focus, and the largest files have thousands of entries.
+//! which names what each override changes) and kept as the JSON text of the answer: an
+//! editor asks for it after every edit and on every focus, and the largest files have
+//! thousands of entries, which cost more to turn into JSON than to find (the handler
+//! answers with a stand-in for that text, `transport::Prepared`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,7 +13,8 @@ use std::sync::{Arc, Mutex};
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{
-    self as lsp, DocumentSymbol, FoldingRange, FoldingRangeKind, SelectionRange, SymbolKind,
+    self as lsp, DocumentSymbol, DocumentSymbolResponse, FoldingRange, FoldingRangeKind,
+    SelectionRange, SymbolKind,
 };
 
 use super::convert;
@@ -38,7 +41,8 @@ struct Outline {
     file: Arc<SourceFile>,
     merged: Option<Arc<MergedModule>>,
     encoding: PositionEncoding,
-    symbols: Arc<Vec<DocumentSymbol>>,
+    /// The answer: the symbols as JSON.
+    json: Arc<[u8]>,
 }
 
 impl Outline {
@@ -61,17 +65,18 @@ impl Outlines {
     }
 }
 
-/// The outline of the document at `path`, nested; override blocks say what they override.
+/// The outline of the document at `path`, nested, as the JSON text of the answer;
+/// override blocks say what they override.
 pub fn document_symbols(
     outlines: &Outlines,
     ws: &Workspace,
     path: &Path,
     encoding: PositionEncoding,
-) -> Option<Vec<DocumentSymbol>> {
+) -> Option<Arc<[u8]>> {
     let opened = FileInModule::of(ws, path)?;
     if let Ok(last) = outlines.last.lock() {
         if let Some(kept) = last.get(path).filter(|o| o.made_from(&opened, encoding)) {
-            return Some(kept.symbols.to_vec());
+            return Some(kept.json.clone());
         }
     }
     let file = &opened.file;
@@ -81,6 +86,8 @@ pub fn document_symbols(
         .iter()
         .map(|s| document_symbol(s, &range))
         .collect();
+    // Plain strings, numbers and lists: serialising cannot fail.
+    let json: Arc<[u8]> = serde_json::to_vec(&symbols).ok()?.into();
     // Kept for open documents only, which `didClose` forgets.
     let open = ws.is_open(path);
     if let Some(mut last) = outlines.last.lock().ok().filter(|_| open) {
@@ -88,11 +95,28 @@ pub fn document_symbols(
             file: file.clone(),
             merged: opened.merged_module().cloned(),
             encoding,
-            symbols: Arc::new(symbols.clone()),
+            json: json.clone(),
         };
         last.insert(path.to_path_buf(), outline);
     }
-    Some(symbols)
+    Some(json)
+}
+
+/// The answer whose one symbol's name is `stand_in`, which the transport replaces with
+/// the prepared outline.
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be written; `tags` replaces it.
+pub fn stand_in(stand_in: String) -> DocumentSymbolResponse {
+    let nowhere = lsp::Range::default();
+    DocumentSymbolResponse::Nested(vec![DocumentSymbol {
+        name: stand_in,
+        detail: None,
+        kind: SymbolKind::NULL,
+        tags: None,
+        deprecated: None,
+        range: nowhere,
+        selection_range: nowhere,
+        children: None,
+    }])
 }
 
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written; `tags` replaces it.

@@ -7,11 +7,15 @@
 //! tower-lsp-server decodes goes on unchanged; anything else is answered here with a
 //! JSON-RPC error, written by the one output writer (`output`), or dropped when it is a
 //! notification. The input ending, or `exit`, ends the session (`session` is cancelled),
-//! which releases whatever still waits for the client.
+//! which releases whatever still waits for the client. Answers a handler serialised
+//! ahead of time (`prepared`) take the place of their stand-ins on the way out.
 
 mod framing;
 mod message;
 mod output;
+mod prepared;
+
+use std::sync::Arc;
 
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, DuplexStream};
 use tokio_util::sync::CancellationToken;
@@ -22,6 +26,7 @@ use framing::{Frame, FrameReader};
 use message::Verdict;
 use output::Output;
 pub use output::Writer;
+pub use prepared::Prepared;
 
 /// The pipe that carries checked messages to tower-lsp-server.
 const PIPE_BYTES: usize = 1 << 20;
@@ -34,6 +39,8 @@ pub struct Transport {
     pub output: DuplexStream,
     /// The writer of standard output, to wait for once tower-lsp-server has stopped.
     pub writer: Writer,
+    /// Answers serialised ahead of time, for the handlers to give stand-ins of.
+    pub prepared: Arc<Prepared>,
 }
 
 impl Transport {
@@ -44,7 +51,8 @@ impl Transport {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let (answers, server_output, writer) = output::start(out);
+        let prepared = Arc::new(Prepared::default());
+        let (answers, server_output, writer) = output::start(out, prepared.clone());
         let (to_server, server_input) = tokio::io::duplex(PIPE_BYTES);
         tokio::spawn(async move {
             guard(FrameReader::new(input), to_server, answers).await;
@@ -54,6 +62,7 @@ impl Transport {
             input: server_input,
             output: server_output,
             writer,
+            prepared,
         }
     }
 }

@@ -1,8 +1,9 @@
 //! The one writer of standard output. tower-lsp-server writes its frames into a pipe;
 //! a relay reads them back whole and queues them with the answers the transport gives
 //! itself (to messages tower-lsp-server never sees), so that the two never interleave
-//! inside a frame.
+//! inside a frame. On the way, a stand-in's frame gets its prepared answer (`prepared`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncWrite, AsyncWriteExt, DuplexStream};
@@ -11,6 +12,7 @@ use tokio::task::JoinHandle;
 use tracing::warn;
 
 use super::framing::{Frame, FrameReader};
+use super::prepared::Prepared;
 
 /// How many frames may wait for the client to read them before writers wait too.
 const QUEUE: usize = 64;
@@ -47,26 +49,26 @@ impl Writer {
     }
 }
 
-/// Starts writing to `out`; returns the queue, the pipe tower-lsp-server writes to, and
-/// the writer.
-pub fn start<W>(out: W) -> (Output, DuplexStream, Writer)
+/// Starts writing to `out`, filling stand-ins from `prepared`; returns the queue, the pipe
+/// tower-lsp-server writes to, and the writer.
+pub fn start<W>(out: W, prepared: Arc<Prepared>) -> (Output, DuplexStream, Writer)
 where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let (queue, frames) = mpsc::channel(QUEUE);
     let (server_side, relay_side) = tokio::io::duplex(PIPE_BYTES);
     let output = Output { queue };
-    tokio::spawn(relay(relay_side, output.clone()));
+    tokio::spawn(relay(relay_side, output.clone(), prepared));
     let writer = Writer(tokio::spawn(write(out, frames)));
     (output, server_side, writer)
 }
 
 /// Moves tower-lsp-server's frames, whole, into the queue.
-async fn relay(pipe: DuplexStream, output: Output) {
+async fn relay(pipe: DuplexStream, output: Output, prepared: Arc<Prepared>) {
     let mut frames = FrameReader::new(pipe);
     loop {
         let body = match frames.next().await {
-            Frame::Body(body) => body.to_vec(),
+            Frame::Body(body) => prepared.fill(body).unwrap_or_else(|| body.to_vec()),
             Frame::Broken(err) => {
                 // tower-lsp-server's own framing: never broken.
                 warn!("unreadable frame from the server: {err}");
