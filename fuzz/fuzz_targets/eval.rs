@@ -23,7 +23,7 @@ impl Scope for FuzzScope {
         let value = match (root, attrs.first()) {
             ("var", Some(&"n")) => Value::Number(3.0),
             ("var", Some(&"s")) => Value::String("a,b,c".into()),
-            ("var", Some(&"l")) => Value::List(vec![Value::Number(1.0), Value::Number(2.0)]),
+            ("var", Some(&"l")) => Value::List(vec![Value::Number(1.0), Value::Number(2.0)].into()),
             ("var", Some(&"m")) => Value::Map(
                 [("a".to_string(), Value::String("x".into()))]
                     .into_iter()

@@ -21,8 +21,9 @@ pub const THREAD_STACK_BYTES: usize = 16 * 1024 * 1024;
 
 /// How many evaluation steps one expression may take: each expression node evaluated,
 /// each element a `for` expression or template directive iterates, and each node of a
-/// value read through a reference (reading copies it). Ends runaway growth such as
-/// `l_i = [l_(i-1), l_(i-1)]` and directives over huge collections.
+/// value read through a reference (counted as a copy, though the copy shares its
+/// collections, `eval/shared.rs`). Ends runaway growth such as `l_i = [l_(i-1), l_(i-1)]`
+/// and directives over huge collections.
 pub const MAX_EVALUATION_STEPS: u64 = 2_000_000;
 
 /// How many bytes of strings count as one evaluation step: those read, copied, built,

@@ -171,13 +171,13 @@ impl Steps {
         self.stopped.take()
     }
 
-    /// Counts reading `value` (a copy is made of it): its nodes and its bytes. It must not
-    /// nest deeper than [`MAX_VALUE_DEPTH`].
+    /// Counts reading `value` (a copy of it, which shares its collections): its nodes
+    /// and its bytes, as if it were copied whole, since what is built from it may be.
+    /// It must not nest deeper than [`MAX_VALUE_DEPTH`].
     pub(super) fn read(&self, value: &Value, span: Span) -> Result<(), EvalError> {
-        let cap = MAX_EVALUATION_STEPS.saturating_sub(self.taken.get()) + 1;
-        match weigh(value, cap) {
-            Some(steps) => self.take(steps, span),
-            None => Err(EvalError::new(
+        let weight = weigh(value);
+        if weight.depth as usize > MAX_VALUE_DEPTH {
+            return Err(EvalError::new(
                 EVALUATION_LIMIT,
                 format!(
                     "This value nests collections more than {MAX_VALUE_DEPTH} levels deep, \
@@ -185,8 +185,9 @@ impl Steps {
                     beyond_terraform()
                 ),
                 span,
-            )),
+            ));
         }
+        self.take(weight.steps(), span)
     }
 }
 
@@ -230,18 +231,12 @@ impl Evaluator<'_> {
 
 /// The steps of `times` copies of `value`.
 pub(super) fn copies(value: &Value, times: u64) -> u64 {
-    weight(value, MAX_EVALUATION_STEPS.saturating_add(1)).saturating_mul(times)
+    weigh(value).steps().saturating_mul(times)
 }
 
 /// The steps of handling `bytes` bytes of strings.
 pub(super) fn bytes(bytes: usize) -> u64 {
     bytes as u64 / BYTES_PER_STEP
-}
-
-/// The steps a copy of `value` takes: one per node and one per [`BYTES_PER_STEP`] bytes
-/// of its strings and keys, counting no further than `cap`.
-fn weight(value: &Value, cap: u64) -> u64 {
-    weigh(value, cap).unwrap_or(cap)
 }
 
 /// The error for a template whose result grew past [`MAX_STRING_BYTES`].
@@ -257,47 +252,134 @@ pub(super) fn string_too_long(span: Span) -> EvalError {
     )
 }
 
-/// The steps of a copy of `value` (one per node, one per [`BYTES_PER_STEP`] bytes of its
-/// strings and keys), counting stops past `cap`; `None` when it nests deeper than
-/// [`MAX_VALUE_DEPTH`]. Iterative, so that a deep value cannot overflow the stack.
-fn weigh(value: &Value, cap: u64) -> Option<u64> {
-    let collection = match value {
-        Value::String(s) => return Some(1 + bytes(s.len())),
-        Value::Tuple(_)
-        | Value::List(_)
-        | Value::Set(_)
-        | Value::Object(_)
-        | Value::Map(_)
-        | Value::PartialObject(_) => true,
-        _ => false,
-    };
-    if !collection {
-        return Some(1);
+/// What a value costs to read: its nodes and the bytes of its strings and keys, as if
+/// every shared collection in it were copied, and how deeply it nests. Kept in each
+/// shared collection (`shared.rs`) once computed.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Weight {
+    nodes: u64,
+    text: u64,
+    /// How many collections nest down to its deepest element (0 for a primitive or an
+    /// empty collection).
+    depth: u32,
+}
+
+impl Weight {
+    /// The evaluation steps: one per node, one per [`BYTES_PER_STEP`] bytes of text.
+    fn steps(self) -> u64 {
+        self.nodes.saturating_add(self.text / BYTES_PER_STEP)
     }
-    let mut nodes = 0u64;
-    let mut text = 0usize;
-    let mut pending = vec![(value, 0)];
-    while let Some((value, depth)) = pending.pop() {
-        nodes += 1;
-        if nodes.saturating_add(bytes(text)) > cap {
-            break;
-        }
-        if depth > MAX_VALUE_DEPTH {
-            return None;
-        }
-        match value {
-            Value::String(s) => text = text.saturating_add(s.len()),
-            Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
-                pending.extend(items.iter().map(|v| (v, depth + 1)));
-            }
-            Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => {
-                for (k, v) in map {
-                    text = text.saturating_add(k.len());
-                    pending.push((v, depth + 1));
-                }
-            }
-            _ => {}
+
+    /// The weight of a value that is not a collection.
+    fn of_primitive(value: &Value) -> Self {
+        let text = match value {
+            Value::String(s) => s.len() as u64,
+            _ => 0,
+        };
+        Weight {
+            nodes: 1,
+            text,
+            depth: 0,
         }
     }
-    Some(nodes.saturating_add(bytes(text)))
+}
+
+/// The weight cache of `value`'s collection (through its marks), `None` for a primitive.
+fn cache(value: &Value) -> Option<&std::sync::OnceLock<Weight>> {
+    match value.unmarked() {
+        Value::Tuple(items) | Value::List(items) | Value::Set(items) => Some(items.weight()),
+        Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Some(map.weight()),
+        _ => None,
+    }
+}
+
+/// The weight of `value` where it is known without walking it.
+fn known(value: &Value) -> Option<Weight> {
+    match cache(value) {
+        Some(cache) => cache.get().copied(),
+        None => Some(Weight::of_primitive(value.unmarked())),
+    }
+}
+
+/// The weight of `value`. Each collection's is computed once, from its elements', and
+/// kept: a value that holds one collection many times costs its full size to read but
+/// is walked only once. Iterative, so that a deep value cannot overflow the stack.
+fn weigh(value: &Value) -> Weight {
+    let mut pending = vec![(value, false)];
+    while let Some((value, elements_done)) = pending.pop() {
+        let Some(cache) = cache(value) else {
+            continue;
+        };
+        if cache.get().is_some() {
+            continue;
+        }
+        if !elements_done {
+            pending.push((value, true));
+            pending.extend(
+                children(value)
+                    .filter(|v| known(v).is_none())
+                    .map(|v| (v, false)),
+            );
+            continue;
+        }
+        let mut sum = Weight {
+            nodes: 1,
+            ..Weight::default()
+        };
+        for element in children(value) {
+            let w = known(element).unwrap_or_default();
+            sum.nodes = sum.nodes.saturating_add(w.nodes);
+            sum.text = sum.text.saturating_add(w.text);
+            sum.depth = sum.depth.max(w.depth.saturating_add(1));
+        }
+        if let Some(map) = value.attributes() {
+            let keys = map.keys().map(|k| k.len() as u64);
+            sum.text = keys.fold(sum.text, u64::saturating_add);
+        }
+        let _ = cache.set(sum);
+    }
+    known(value).unwrap_or_default()
+}
+
+/// The elements or attribute values of a collection (through its marks).
+fn children(value: &Value) -> Box<dyn Iterator<Item = &Value> + '_> {
+    match value.unmarked() {
+        Value::Tuple(items) | Value::List(items) | Value::Set(items) => Box::new(items.iter()),
+        Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Box::new(map.values()),
+        _ => Box::new(std::iter::empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_value_weighs_its_full_size_and_is_walked_once() {
+        let mut v = Value::Tuple(vec![Value::string("x".repeat(64))].into());
+        for _ in 0..40 {
+            v = Value::Tuple(vec![v.clone(), v].into());
+        }
+        let w = weigh(&v);
+        // 2^40 strings of one step each, 2^41 - 1 tuples, 41 levels.
+        assert_eq!(w.nodes, (1 << 41) - 1 + (1 << 40));
+        assert_eq!(w.steps(), w.nodes + (1 << 40));
+        assert_eq!(w.depth, 41);
+    }
+
+    #[test]
+    fn a_value_too_deep_is_refused_and_a_deep_one_does_not_overflow() {
+        let mut v = Value::Number(1.0);
+        for _ in 0..100_000 {
+            v = Value::List(vec![v].into());
+        }
+        assert_eq!(weigh(&v).depth, 100_000);
+        let steps = Steps::new();
+        let error = steps.read(&v, Span::new(0, 0)).unwrap_err();
+        assert!(error.detail.contains("levels deep"), "{error:?}");
+        // Dropping a value this deep recurses: take it apart level by level.
+        while let Value::List(items) = v {
+            v = items.into_vec().pop().unwrap_or(Value::Null);
+        }
+    }
 }

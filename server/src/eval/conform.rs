@@ -49,7 +49,7 @@ pub fn conform(value: Value, ty: &Type) -> Value {
                 if matches!(ty, Type::Set(_)) {
                     Value::set(items)
                 } else {
-                    Value::List(items)
+                    Value::List(items.into())
                 }
             }
             None => v,
@@ -100,34 +100,46 @@ mod tests {
             ),
             ("size".to_string(), optional(Type::Number, Some(3.into()))),
         ]))));
-        let given = Value::Object(BTreeMap::from([(
-            "a".to_string(),
-            Value::Object(BTreeMap::from([
-                ("name".to_string(), Value::Unknown),
-                ("extra".to_string(), Value::Bool(true)),
-            ])),
-        )]));
+        let given = Value::Object(
+            BTreeMap::from([(
+                "a".to_string(),
+                Value::Object(
+                    BTreeMap::from([
+                        ("name".to_string(), Value::Unknown),
+                        ("extra".to_string(), Value::Bool(true)),
+                    ])
+                    .into(),
+                ),
+            )])
+            .into(),
+        );
         let conformed = conform(given, &ty);
         assert_eq!(
             conformed,
-            Value::Map(BTreeMap::from([(
-                "a".to_string(),
-                Value::Object(BTreeMap::from([
-                    ("name".to_string(), Value::Unknown),
-                    ("size".to_string(), Value::Number(3.0)),
-                    ("zones".to_string(), Value::Null),
-                ])),
-            )]))
+            Value::Map(
+                BTreeMap::from([(
+                    "a".to_string(),
+                    Value::Object(
+                        BTreeMap::from([
+                            ("name".to_string(), Value::Unknown),
+                            ("size".to_string(), Value::Number(3.0)),
+                            ("zones".to_string(), Value::Null),
+                        ])
+                        .into()
+                    ),
+                )])
+                .into()
+            )
         );
     }
 
     #[test]
     fn collections_take_the_kind_their_type_names() {
         let list = Type::List(Box::new(Type::String));
-        let given = Value::Tuple(vec![Value::Number(1.0), Value::Unknown]);
+        let given = Value::Tuple(vec![Value::Number(1.0), Value::Unknown].into());
         assert_eq!(
             conform(given, &list),
-            Value::List(vec![Value::string("1"), Value::Unknown])
+            Value::List(vec![Value::string("1"), Value::Unknown].into())
         );
         assert_eq!(conform(Value::Unknown, &list), Value::Unknown);
     }

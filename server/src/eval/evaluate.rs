@@ -255,7 +255,7 @@ impl Evaluator<'_> {
                 Ok(if unknown_key {
                     Value::Unknown
                 } else {
-                    Value::Object(map)
+                    Value::Object(map.into())
                 }
                 .mark(marks))
             }
@@ -349,7 +349,7 @@ impl Evaluator<'_> {
                 for (k, v) in props {
                     map.insert(k.name.to_string(), self.json(v)?);
                 }
-                Value::Object(map)
+                Value::Object(map.into())
             }
             // HCL evaluates a value that did not parse as unknown.
             JsonKind::Invalid => Value::Unknown,
@@ -415,7 +415,7 @@ impl Evaluator<'_> {
                             Ok(Value::Unknown)
                         }
                         Value::Unknown | Value::UnknownOf(_) => Ok(Value::Unknown),
-                        Value::Null => Ok(Value::Tuple(Vec::new())),
+                        Value::Null => Ok(Value::Tuple(Vec::new().into())),
                         v => match v.elements() {
                             Some(items) => {
                                 let items = items.to_vec();
@@ -424,11 +424,11 @@ impl Evaluator<'_> {
                                     .map(|item| self.steps(item, rest))
                                     .collect::<Result<Vec<_>, _>>()?;
                                 Ok(match v {
-                                    Value::List(_) | Value::Set(_) => Value::List(out),
-                                    _ => Value::Tuple(out),
+                                    Value::List(_) | Value::Set(_) => Value::List(out.into()),
+                                    _ => Value::Tuple(out.into()),
                                 })
                             }
-                            None => Ok(Value::Tuple(vec![self.steps(v, rest)?])),
+                            None => Ok(Value::Tuple(vec![self.steps(v, rest)?].into())),
                         },
                     };
                     return result.map(|v| v.mark(marks));
@@ -463,14 +463,14 @@ impl Evaluator<'_> {
             return Ok(Value::Unknown.mark(marks));
         }
         Ok(match &f.key {
-            None => Value::Tuple(tuple),
+            None => Value::Tuple(tuple.into()),
             Some(_) if f.grouping => Value::Object(
                 grouped
                     .into_iter()
-                    .map(|(k, vs)| (k, Value::Tuple(vs)))
+                    .map(|(k, vs)| (k, Value::Tuple(vs.into())))
                     .collect(),
             ),
-            Some(_) => Value::Object(object),
+            Some(_) => Value::Object(object.into()),
         }
         .mark(marks))
     }

@@ -15,13 +15,12 @@ impl Scope for Secrets {
         let secret = |v: Value| Ok((v.mark(Marks::SENSITIVE), 1));
         match (root, attrs.first()) {
             ("var", Some(&"s")) => secret(Value::string("secret")),
-            ("var", Some(&"l")) => {
-                secret(Value::List(vec![Value::string("a"), Value::string("b")]))
-            }
-            ("var", Some(&"m")) => secret(Value::Map(BTreeMap::from([(
-                "a".to_string(),
-                Value::string("x"),
-            )]))),
+            ("var", Some(&"l")) => secret(Value::List(
+                vec![Value::string("a"), Value::string("b")].into(),
+            )),
+            ("var", Some(&"m")) => secret(Value::Map(
+                BTreeMap::from([("a".to_string(), Value::string("x"))]).into(),
+            )),
             ("var", Some(&"u")) => secret(Value::Unknown),
             ("var", Some(&"b")) => secret(Value::Unknown),
             ("var", Some(&"e")) => Ok((Value::string("e").mark(Marks::EPHEMERAL), 1)),

@@ -12,6 +12,7 @@ mod operations;
 mod parse_ref;
 mod references;
 mod set_order;
+mod shared;
 mod value;
 
 pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
@@ -24,6 +25,7 @@ pub use references::{
     parse_references, parse_references_within, parse_traversals, reference_at, references,
     Reference, Traversal,
 };
+pub use shared::{Attributes, Elements};
 pub use value::{compare, format_number, friendly_name, Value};
 
 #[cfg(test)]

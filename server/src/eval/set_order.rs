@@ -171,7 +171,7 @@ mod tests {
     }
 
     fn object(a: Value) -> Value {
-        Value::Object(BTreeMap::from([("a".to_string(), a)]))
+        Value::Object(BTreeMap::from([("a".to_string(), a)]).into())
     }
 
     /// Orders recorded with `terraform console` (Terraform 1.11.4).
@@ -200,8 +200,8 @@ mod tests {
             vec![n(2.0)],
         ];
         assert_eq!(
-            in_set_order(lists.map(Value::List).to_vec()),
-            want.map(Value::List).to_vec()
+            in_set_order(lists.map(|l| Value::List(l.into())).to_vec()),
+            want.map(|l| Value::List(l.into())).to_vec()
         );
         let objects = [s("a b"), s("a"), s("b"), Value::Null].map(object).to_vec();
         let want = [s("a b"), s("a"), s("b"), Value::Null].map(object).to_vec();

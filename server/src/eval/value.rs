@@ -16,6 +16,7 @@ use std::fmt;
 use serde_json::Value as Json;
 
 use super::marks::Marks;
+use super::shared::{Attributes, Elements};
 use crate::types::Type;
 
 /// A value, possibly unknown or containing unknowns.
@@ -37,19 +38,19 @@ pub enum Value {
     /// A string.
     String(String),
     /// `[a, b]` as written: elements of any types.
-    Tuple(Vec<Value>),
+    Tuple(Elements),
     /// `list(T)`
-    List(Vec<Value>),
+    List(Elements),
     /// `set(T)`: without duplicates, in cty's order.
-    Set(Vec<Value>),
+    Set(Elements),
     /// `{a = 1}` as written: attributes of any types.
-    Object(BTreeMap<String, Value>),
+    Object(Attributes),
     /// `map(T)`
-    Map(BTreeMap<String, Value>),
+    Map(Attributes),
     /// A planned resource object of a type whose schema Strata does not know: the
     /// attributes it holds are known, and any other attribute the provider computes is
     /// unknown (reading one gives an unknown value, never an error).
-    PartialObject(BTreeMap<String, Value>),
+    PartialObject(Attributes),
     /// A value with marks (never itself a marked value: marks merge).
     Marked(Box<Value>, Marks),
 }
@@ -72,7 +73,7 @@ impl Value {
                 v
             })
             .collect();
-        Value::Set(super::set_order::in_set_order(items)).mark(marks)
+        Value::Set(super::set_order::in_set_order(items).into()).mark(marks)
     }
 
     /// A JSON value with the types of HCL literals: arrays are tuples, objects objects.
@@ -490,32 +491,39 @@ mod tests {
     /// A value converted to `any` keeps its kinds (fixture `module-any-variable`).
     #[test]
     fn conversion_to_any_keeps_the_given_value() {
-        let list = Value::List(vec![Value::string("a")]);
+        let list = Value::List(vec![Value::string("a")].into());
         assert_eq!(
             Value::from_converted(&json!(["a"]), &Type::Dynamic, Some(&list)),
             list
         );
-        let tuple = Value::Tuple(vec![Value::string("a")]);
+        let tuple = Value::Tuple(vec![Value::string("a")].into());
         assert_eq!(
             Value::from_converted(&json!(["a"]), &Type::Dynamic, Some(&tuple)),
             tuple
         );
         // `map(any)` unifies `{x = "1", y = 2}` to a map of strings.
-        let object = Value::Object(BTreeMap::from([
-            ("x".to_string(), Value::string("1")),
-            ("y".to_string(), Value::Number(2.0)),
-        ]));
+        let object = Value::Object(
+            BTreeMap::from([
+                ("x".to_string(), Value::string("1")),
+                ("y".to_string(), Value::Number(2.0)),
+            ])
+            .into(),
+        );
         let ty = Type::Map(Box::new(Type::Dynamic));
         let converted = json!({"x": "1", "y": "2"});
         assert_eq!(
             Value::from_converted(&converted, &ty, Some(&object)),
-            Value::Map(BTreeMap::from([
-                ("x".to_string(), Value::string("1")),
-                ("y".to_string(), Value::string("2")),
-            ]))
+            Value::Map(
+                BTreeMap::from([
+                    ("x".to_string(), Value::string("1")),
+                    ("y".to_string(), Value::string("2")),
+                ])
+                .into()
+            )
         );
         // `list(any)` keeps nested lists.
-        let nested = Value::List(vec![Value::List(vec![]), Value::List(vec![])]);
+        let nested =
+            Value::List(vec![Value::List(vec![].into()), Value::List(vec![].into())].into());
         let ty = Type::List(Box::new(Type::Dynamic));
         assert_eq!(
             Value::from_converted(&json!([[], []]), &ty, Some(&nested)),

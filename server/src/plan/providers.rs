@@ -42,12 +42,15 @@ pub fn decode_prior(type_name: &str, attributes: &serde_json::Value) -> Value {
 /// reads the object.
 pub fn imported(type_name: &str, id: &Value) -> Option<Value> {
     (type_name == "terraform_data").then(|| {
-        Value::Object(BTreeMap::from([
-            ("id".to_string(), id.clone()),
-            ("input".to_string(), Value::Null),
-            ("output".to_string(), Value::Null),
-            ("triggers_replace".to_string(), Value::Null),
-        ]))
+        Value::Object(
+            BTreeMap::from([
+                ("id".to_string(), id.clone()),
+                ("input".to_string(), Value::Null),
+                ("output".to_string(), Value::Null),
+                ("triggers_replace".to_string(), Value::Null),
+            ])
+            .into(),
+        )
     })
 }
 
@@ -226,7 +229,7 @@ pub fn propose(
             }
         }
         return Proposal {
-            after: Value::Object(after),
+            after: Value::Object(after.into()),
             replace_paths: Vec::new(),
             changed: true,
             caveat: None,
@@ -280,7 +283,7 @@ pub fn propose(
     }
     let changed = !changed_args.is_empty();
     Proposal {
-        after: Value::Object(after),
+        after: Value::Object(after.into()),
         replace_paths,
         changed,
         caveat: (changed && schema.is_none()).then_some(UNKNOWN_PROVIDER_CAVEAT),
@@ -522,11 +525,11 @@ mod tests {
             &[kept.clone(), ("input", Value::Number(1.0))],
         );
         assert!(retyped.changed);
-        let emptied = plan(Value::Tuple(Vec::new()), std::slice::from_ref(&kept));
+        let emptied = plan(Value::Tuple(Vec::new().into()), std::slice::from_ref(&kept));
         assert!(emptied.changed);
         let same = plan(
-            Value::Tuple(Vec::new()),
-            &[kept, ("input", Value::Tuple(Vec::new()))],
+            Value::Tuple(Vec::new().into()),
+            &[kept, ("input", Value::Tuple(Vec::new().into()))],
         );
         assert!(!same.changed);
         let unreplaced = plan(Value::Null, &[]);
@@ -542,7 +545,7 @@ mod tests {
         });
         let decoded = decode_prior("terraform_data", &stored);
         let attrs = decoded.attributes().unwrap();
-        assert_eq!(attrs["input"], Value::List(vec![Value::string("a")]));
+        assert_eq!(attrs["input"], Value::List(vec![Value::string("a")].into()));
         assert!(matches!(attrs["output"], Value::Map(_)));
     }
 

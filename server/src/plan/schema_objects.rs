@@ -67,17 +67,19 @@ fn planned(schema: &BlockSchema, config: &Value, prior: Option<&Value>) -> Value
                     })
                     .collect();
                 match b.nesting {
-                    Nesting::List | Nesting::Set | Nesting::Map => Value::List(planned_items),
+                    Nesting::List | Nesting::Set | Nesting::Map => {
+                        Value::List(planned_items.into())
+                    }
                     Nesting::Single => planned_items.into_iter().next().unwrap_or(Value::Null),
                     Nesting::Group => planned_items.into_iter().next().unwrap_or_else(|| {
-                        planned(&b.schema, &Value::Object(BTreeMap::new()), None)
+                        planned(&b.schema, &Value::Object(BTreeMap::new().into()), None)
                     }),
                 }
             }
         };
         out.insert(b.name.to_string(), value);
     }
-    Value::Object(out)
+    Value::Object(out.into())
 }
 
 /// The blocks a value holds: a list's objects, or one object (a single block, or a block
@@ -205,7 +207,7 @@ mod tests {
         assert_eq!(
             planned,
             object(&[
-                ("device", Value::List(Vec::new())),
+                ("device", Value::List(Vec::new().into())),
                 ("id", Value::Unknown),
                 ("name", Value::string("a")),
                 ("note", Value::Null),
@@ -224,10 +226,13 @@ mod tests {
         let planned = planned_create(&schema(), &config);
         assert_eq!(
             planned.attributes().unwrap()["device"],
-            Value::List(vec![object(&[
-                ("size", Value::string("8")),
-                ("volume_id", Value::Unknown),
-            ])])
+            Value::List(
+                vec![object(&[
+                    ("size", Value::string("8")),
+                    ("volume_id", Value::Unknown),
+                ])]
+                .into()
+            )
         );
     }
 
@@ -239,20 +244,26 @@ mod tests {
             ("zone", Value::string("z1")),
             (
                 "device",
-                Value::List(vec![object(&[
-                    ("size", Value::string("8")),
-                    ("volume_id", Value::string("v-1")),
-                ])]),
+                Value::List(
+                    vec![object(&[
+                        ("size", Value::string("8")),
+                        ("volume_id", Value::string("v-1")),
+                    ])]
+                    .into(),
+                ),
             ),
         ]);
         let config = object(&[
             ("name", Value::string("b")),
             (
                 "device",
-                Value::List(vec![
-                    object(&[("size", Value::string("9"))]),
-                    object(&[("size", Value::string("1"))]),
-                ]),
+                Value::List(
+                    vec![
+                        object(&[("size", Value::string("9"))]),
+                        object(&[("size", Value::string("1"))]),
+                    ]
+                    .into(),
+                ),
             ),
         ]);
         let planned = planned_update(&schema(), &prior, &config);
@@ -262,13 +273,16 @@ mod tests {
         assert_eq!(attrs["name"], Value::string("b"));
         assert_eq!(
             attrs["device"],
-            Value::List(vec![
-                object(&[
-                    ("size", Value::string("9")),
-                    ("volume_id", Value::string("v-1"))
-                ]),
-                object(&[("size", Value::string("1")), ("volume_id", Value::Unknown)]),
-            ])
+            Value::List(
+                vec![
+                    object(&[
+                        ("size", Value::string("9")),
+                        ("volume_id", Value::string("v-1"))
+                    ]),
+                    object(&[("size", Value::string("1")), ("volume_id", Value::Unknown)]),
+                ]
+                .into()
+            )
         );
     }
 }

@@ -201,5 +201,5 @@ fn cidrsubnets(a: &[Value], _: &Evaluator) -> Outcome {
         out.push(Value::String(subnet.to_string()));
         current = Some(subnet);
     }
-    Ok(Value::List(out))
+    Ok(Value::List(out.into()))
 }

@@ -18,7 +18,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 }
                 out.extend(elements(a, i)?.iter().cloned());
             }
-            Ok(Value::Tuple(out))
+            Ok(Value::Tuple(out.into()))
         },
         "contains" => |a, _| {
             let needle = arg(a, 1)?;
@@ -56,7 +56,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             let mut out = Vec::new();
             let items = elements(a, 0).map_err(|_| "can only flatten lists, sets and tuples")?;
             flatten_into(items, &mut out)?;
-            Ok(Value::Tuple(out))
+            Ok(Value::Tuple(out.into()))
         },
         "keys" => |a, _| match arg(a, 0)? {
             Value::Unknown => Ok(Value::Unknown),
@@ -103,7 +103,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                     ),
                 }
             }
-            Ok(Value::Object(out))
+            Ok(Value::Object(out.into()))
         },
         "range" => range,
         "reverse" => |a, _| {
@@ -118,7 +118,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 })?
                 .to_vec();
             items.reverse();
-            Ok(Value::Tuple(items))
+            Ok(Value::Tuple(items.into()))
         },
         "slice" => |a, _| {
             let items = elements(a, 0)?;
@@ -136,7 +136,9 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             if from > to {
                 return Err("start index must not be greater than end index".into());
             }
-            Ok(Value::List(items[from as usize..to as usize].to_vec()))
+            Ok(Value::List(
+                items[from as usize..to as usize].to_vec().into(),
+            ))
         },
         "sort" => |a, _| {
             let mut items = elements(a, 0)?
@@ -148,7 +150,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             items.sort_by(compare);
-            Ok(Value::List(items))
+            Ok(Value::List(items.into()))
         },
         "zipmap" => |a, _| {
             let keys = elements(a, 0)?;
@@ -164,7 +166,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             for (k, v) in keys.iter().zip(values) {
                 out.insert(k.to_text().ok_or("keys must be strings")?, v.clone());
             }
-            Ok(Value::Object(out))
+            Ok(Value::Object(out.into()))
         },
         "coalesce" => |a, _| {
             for v in a {
@@ -274,7 +276,9 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                     })
                     .collect();
             }
-            Ok(Value::List(rows.into_iter().map(Value::Tuple).collect()))
+            Ok(Value::List(
+                rows.into_iter().map(|r| Value::Tuple(r.into())).collect(),
+            ))
         },
         "chunklist" => |a, _| {
             let items = elements(a, 0)?;
@@ -283,12 +287,12 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 return Err("the size argument must be positive".into());
             }
             if size == 0 {
-                return Ok(Value::List(vec![Value::List(items.to_vec())]));
+                return Ok(Value::List(vec![Value::List(items.to_vec().into())].into()));
             }
             Ok(Value::List(
                 items
                     .chunks(size as usize)
-                    .map(|c| Value::List(c.to_vec()))
+                    .map(|c| Value::List(c.to_vec().into()))
                     .collect(),
             ))
         },
@@ -302,7 +306,9 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
                 }
             }
             Ok(Value::Map(
-                out.into_iter().map(|(k, v)| (k, Value::List(v))).collect(),
+                out.into_iter()
+                    .map(|(k, v)| (k, Value::List(v.into())))
+                    .collect(),
             ))
         },
         // Terraform's: a null element is false to alltrue and skipped by anytrue.
@@ -394,7 +400,7 @@ fn range(a: &[Value], _: &Evaluator) -> Outcome {
             return Err("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step".into());
         }
     }
-    Ok(Value::List(out))
+    Ok(Value::List(out.into()))
 }
 
 fn flatten_into(items: &[Value], out: &mut Vec<Value>) -> Result<(), String> {

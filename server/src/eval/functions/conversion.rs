@@ -36,7 +36,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             Value::Unknown => Ok(Value::Unknown),
             v => v
                 .elements()
-                .map(|items| Value::List(items.to_vec()))
+                .map(|items| Value::List(items.to_vec().into()))
                 .ok_or_else(|| {
                     format!(
                         "cannot convert {} to list of any single type",
@@ -61,7 +61,7 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
             Value::Unknown => Ok(Value::Unknown),
             v => v
                 .attributes()
-                .map(|m| Value::Map(m.clone()))
+                .map(|m| Value::Map(m.clone().into()))
                 .ok_or_else(|| {
                     format!("cannot convert {} to map of any single type", v.type_name())
                 }),

@@ -38,9 +38,9 @@ fn csvdecode(s: &str) -> Result<Value, String> {
             .cloned()
             .zip(fields.into_iter().map(Value::String))
             .collect();
-        rows.push(Value::Object(row));
+        rows.push(Value::Object(row.into()));
     }
-    Ok(Value::List(rows))
+    Ok(Value::List(rows.into()))
 }
 
 /// Go's `csv.Reader` with its defaults (comma, no comments, strict quotes).

@@ -57,7 +57,7 @@ fn formatlist(a: &[Value], ev: &crate::eval::evaluate::Evaluator) -> Outcome {
         size_limit(total)?;
         out.push(Value::String(s));
     }
-    Ok(Value::List(out))
+    Ok(Value::List(out.into()))
 }
 
 /// One `%` sequence of a format string.

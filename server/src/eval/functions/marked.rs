@@ -9,6 +9,7 @@
 //! `ephemeralasnull` read and write the marks themselves.
 
 use crate::eval::marks::Marks;
+use crate::eval::shared::Elements;
 use crate::eval::value::Value;
 use crate::types::Type;
 
@@ -112,7 +113,7 @@ fn hoist_nested(value: Value, flatten: bool) -> (Value, Marks) {
         return (value, Marks::NONE);
     }
     let mut marks = Marks::NONE;
-    let mut strip = |items: Vec<Value>| -> Vec<Value> {
+    let mut strip = |items: Elements| -> Elements {
         items
             .into_iter()
             .map(|item| {

@@ -104,7 +104,7 @@ fn split(a: &[Value], _: &Evaluator) -> Outcome {
     let sep = text(a, 0)?;
     let s = text(a, 1)?;
     if s.is_empty() {
-        return Ok(Value::List(vec![Value::string("")]));
+        return Ok(Value::List(vec![Value::string("")].into()));
     }
     if sep.is_empty() {
         element_limit(s.chars().count())?;
@@ -246,5 +246,5 @@ fn regex_all(a: &[Value], ev: &Evaluator) -> Outcome {
         element_limit(matches.len() + 1)?;
         matches.push(captures_value(&re, &c));
     }
-    Ok(Value::List(matches))
+    Ok(Value::List(matches.into()))
 }

@@ -376,11 +376,14 @@ fn file_functions_stay_inside_the_module() {
 #[test]
 fn collections_keep_their_kinds() {
     let v = eval_in("toset([\"b\", \"a\"])", None).unwrap();
-    assert_eq!(v, Value::Set(vec![Value::string("a"), Value::string("b")]));
+    assert_eq!(
+        v,
+        Value::Set(vec![Value::string("a"), Value::string("b")].into())
+    );
     let v = eval_in("tomap({a = 1})", None).unwrap();
     assert_eq!(
         v,
-        Value::Map(BTreeMap::from([("a".to_string(), Value::Number(1.0))]))
+        Value::Map(BTreeMap::from([("a".to_string(), Value::Number(1.0))]).into())
     );
 }
 

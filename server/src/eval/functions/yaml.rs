@@ -174,11 +174,11 @@ impl Decoder<'_> {
                 }
                 EventData::SequenceEnd | EventData::MappingEnd => match stack.pop() {
                     Some(Frame::Sequence { anchor, items }) => {
-                        self.complete(anchor, Value::Tuple(items))
+                        self.complete(anchor, Value::Tuple(items.into()))
                     }
                     Some(Frame::Mapping {
                         anchor, entries, ..
-                    }) => self.complete(anchor, Value::Object(entries)),
+                    }) => self.complete(anchor, Value::Object(entries.into())),
                     None => return Err(at(mark, "unexpected parser event")),
                 },
                 EventData::DocumentStart { .. } => {

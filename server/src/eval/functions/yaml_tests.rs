@@ -122,9 +122,9 @@ fn yamldecode_stays_within_limits() {
 fn yamlencode_stays_within_limits() {
     // Indentation grows the text past the value: 200,000 numbers 200 levels deep are
     // written 400 columns in, more than the 64 MiB one value may hold.
-    let mut value = Value::Tuple(vec![Value::Number(1.0); 200_000]);
+    let mut value = Value::Tuple(vec![Value::Number(1.0); 200_000].into());
     for _ in 0..200 {
-        value = Value::Tuple(vec![value]);
+        value = Value::Tuple(vec![value].into());
     }
     let result = super::yaml_emitter::encode(&value);
     assert!(result.is_err_and(|e| e.contains("64 MiB")));

@@ -131,7 +131,9 @@ impl Planner<'_> {
                     if !block_types.contains(&kind) {
                         block_types.push(kind.clone());
                     }
-                    let entry = attrs.entry(kind).or_insert_with(|| Value::List(Vec::new()));
+                    let entry = attrs
+                        .entry(kind)
+                        .or_insert_with(|| Value::List(Vec::new().into()));
                     match (entry, items) {
                         (Value::List(list), Some(items)) => list.extend(items),
                         (slot, _) => *slot = Value::Unknown,
@@ -143,7 +145,7 @@ impl Planner<'_> {
                 }
             }
         }
-        ok.then_some((Value::Object(attrs), block_types))
+        ok.then_some((Value::Object(attrs.into()), block_types))
     }
 
     pub(super) fn plan_managed(
@@ -266,7 +268,7 @@ impl Planner<'_> {
             } else {
                 proposal.caveat
             },
-            importing: importing.map(|id| Value::Object(BTreeMap::from([("id".to_string(), id)]))),
+            importing: importing.map(|id| Value::Object(BTreeMap::from([("id".to_string(), id)]).into())),
             declared_at: declared_at(m, r),
             blocks: schema.as_deref().map(crate::plan::schema_objects::block_names).unwrap_or_default(),
             schema: schema.clone(),
@@ -555,7 +557,7 @@ pub(super) fn set_path(value: &mut Value, path: &[String], new: Value) {
             }
             let slot = map.entry(first.clone()).or_insert(Value::Null);
             if slot.is_null() && !rest.is_empty() {
-                *slot = Value::Object(BTreeMap::new());
+                *slot = Value::Object(BTreeMap::new().into());
             }
             set_path(slot, rest, new);
         }

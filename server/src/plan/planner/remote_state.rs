@@ -96,12 +96,15 @@ impl Planner<'_> {
                 outputs.clear();
             }
         }
-        Some(Value::Object(BTreeMap::from([
-            ("backend".to_string(), attr("backend")),
-            ("config".to_string(), backend.clone()),
-            ("defaults".to_string(), defaults.clone()),
-            ("outputs".to_string(), Value::Object(outputs)),
-            ("workspace".to_string(), workspace),
-        ])))
+        Some(Value::Object(
+            BTreeMap::from([
+                ("backend".to_string(), attr("backend")),
+                ("config".to_string(), backend.clone()),
+                ("defaults".to_string(), defaults.clone()),
+                ("outputs".to_string(), Value::Object(outputs.into())),
+                ("workspace".to_string(), workspace),
+            ])
+            .into(),
+        ))
     }
 }

@@ -76,10 +76,9 @@ pub(super) fn block_values(
         let bound = Bound {
             inner: scope,
             name: &iterator,
-            value: Value::Object(BTreeMap::from([
-                ("key".to_string(), key),
-                ("value".to_string(), value),
-            ])),
+            value: Value::Object(
+                BTreeMap::from([("key".to_string(), key), ("value".to_string(), value)]).into(),
+            ),
         };
         for content in block.body.blocks_of("content") {
             out.push(body_value(&content.body, &bound)?);
@@ -96,13 +95,15 @@ pub(super) fn body_value(body: &Body, scope: &dyn Scope) -> Result<Value, EvalEr
     }
     for b in &body.blocks {
         let (kind, items) = block_values(b, scope)?;
-        let entry = map.entry(kind).or_insert_with(|| Value::List(Vec::new()));
+        let entry = map
+            .entry(kind)
+            .or_insert_with(|| Value::List(Vec::new().into()));
         match (entry, items) {
             (Value::List(list), Some(items)) => list.extend(items),
             (slot, _) => *slot = Value::Unknown,
         }
     }
-    Ok(Value::Object(map))
+    Ok(Value::Object(map.into()))
 }
 
 /// A scope with one more name: a `dynamic` block's iterator.
