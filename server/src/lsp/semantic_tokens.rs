@@ -69,10 +69,13 @@ pub fn legend() -> SemanticTokensLegend {
 /// tokens as found for its current version.
 #[derive(Debug, Default)]
 pub struct Results {
-    last: Mutex<HashMap<Uri, (String, Arc<[SemanticToken]>)>>,
+    last: Mutex<HashMap<Uri, SentTokens>>,
     next_id: AtomicU64,
     found: Mutex<HashMap<PathBuf, Found>>,
 }
+
+/// The id of the last tokens sent for a document, and those tokens.
+type SentTokens = (String, Arc<[SemanticToken]>);
 
 /// A document's tokens and what they were found from.
 #[derive(Debug)]
