@@ -1,5 +1,6 @@
 //! `strata check`: diagnostics of every module under a directory, as text like
-//! `terraform validate` or as JSON in the exact shape of `terraform validate -json`.
+//! `terraform validate`, as JSON in the exact shape of `terraform validate -json`, or in
+//! the formats CI systems read (SARIF, GitHub Actions annotations).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -9,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
-use super::Format;
+use super::CheckFormat;
 use crate::check::{validate_module, Diagnostic, Severity};
 use crate::module::Dialect;
 use crate::text::{SourcePos, SourcePositions};
@@ -19,7 +20,7 @@ use crate::workspace::{discover_modules, CallCycles, ModuleRoles, Workspace};
 /// files first) and prints the result; exit status 1 when any error.
 pub fn run(
     dir: &Path,
-    format: Format,
+    format: CheckFormat,
     dialect: Option<Dialect>,
     core_version: Option<String>,
     (schema_files, no_plugins): (&[PathBuf], bool),
@@ -47,16 +48,26 @@ pub fn run(
         })
         .collect();
     diagnostics.extend(call_cycles(&ws, &modules, &roles));
-    diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
+    // Terraform reports no notes: only the text format, for people, shows Strata's own.
+    diagnostics.retain(|d| d.severity != Severity::Information || format == CheckFormat::Text);
 
     let report = Report::new(&ws, &dir, &diagnostics);
     let mut out = std::io::stdout().lock();
     match format {
-        Format::Json => {
+        CheckFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &report.json)?;
             writeln!(out)?;
         }
-        Format::Text => out.write_all(report.text().as_bytes())?,
+        CheckFormat::Text => out.write_all(report.text().as_bytes())?,
+        CheckFormat::Sarif => {
+            let log = super::sarif::log(&report.findings, &current_dir());
+            serde_json::to_writer_pretty(&mut out, &log)?;
+            writeln!(out)?;
+        }
+        CheckFormat::Github => {
+            let commands = super::annotations::workflow_commands(&report.findings, &current_dir());
+            out.write_all(commands.as_bytes())?
+        }
     }
     Ok(if report.json.error_count > 0 {
         ExitCode::from(1)
@@ -83,6 +94,14 @@ fn call_cycles(
         }
     }
     out
+}
+
+/// The directory CI formats name files against: the current one, as the checkout's root
+/// in a CI job, made canonical like the checked directory so that prefixes match.
+fn current_dir() -> PathBuf {
+    std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .unwrap_or_default()
 }
 
 /// `dir` made absolute, or an error saying why it cannot be read as a directory.
@@ -129,6 +148,53 @@ struct Report {
     /// The source line of each diagnostic's start and the block it is in, for the text
     /// format; `None` for a diagnostic in no file, which Terraform prints without a place.
     lines: Vec<Option<(String, String)>>,
+    /// The same diagnostics with their codes and places, for the CI formats.
+    findings: Vec<Finding>,
+}
+
+/// One diagnostic as the CI formats (SARIF, workflow annotations) write it.
+pub(super) struct Finding {
+    /// How serious.
+    pub severity: Severity,
+    /// The rule's stable code.
+    pub code: &'static str,
+    /// Terraform's summary.
+    pub summary: String,
+    /// Terraform's detail.
+    pub detail: String,
+    /// Where; `None` for a diagnostic Terraform gives no range.
+    pub location: Option<Location>,
+    /// The other places that explain it, each with what it is.
+    pub related: Vec<(Location, String)>,
+}
+
+/// A range of one file.
+pub(super) struct Location {
+    /// The file: absolute, as the workspace names it.
+    pub path: PathBuf,
+    /// Start and end as Terraform counts them (columns in grapheme clusters).
+    pub start: SourcePos,
+    /// See `start`.
+    pub end: SourcePos,
+    /// The start and end columns in UTF-16 code units, 1-based.
+    pub utf16_columns: (usize, usize),
+}
+
+impl Location {
+    fn new(pos: &SourcePositions, path: &Path, span: crate::syntax::Span) -> Self {
+        let (start, end) = pos.range(span.start as usize, span.end as usize);
+        // `range` widens an empty range at the end of the text by one byte, as HCL does.
+        let widened = end.byte.saturating_sub(span.end as usize);
+        Location {
+            path: path.to_path_buf(),
+            start,
+            end,
+            utf16_columns: (
+                pos.utf16_column(span.start as usize),
+                pos.utf16_column(span.end as usize) + widened,
+            ),
+        }
+    }
 }
 
 impl Report {
@@ -136,10 +202,25 @@ impl Report {
         let mut positions: HashMap<PathBuf, SourcePositions> = HashMap::new();
         let mut out = Vec::new();
         let mut lines = Vec::new();
+        let mut findings = Vec::new();
         for d in diagnostics {
-            let pos = positions.entry(d.path.clone()).or_insert_with(|| {
-                ws.file(&d.path)
-                    .map_or_else(|| SourcePositions::new(""), |f| f.positions())
+            let related = d
+                .related
+                .iter()
+                .filter(|r| !r.path.as_os_str().is_empty())
+                .map(|r| {
+                    let pos = positions_of(&mut positions, ws, &r.path);
+                    (Location::new(pos, &r.path, r.span), r.message.clone())
+                })
+                .collect();
+            let pos = positions_of(&mut positions, ws, &d.path);
+            findings.push(Finding {
+                severity: d.severity,
+                code: d.code,
+                summary: d.summary.clone(),
+                detail: d.detail.clone(),
+                location: (!d.is_placeless()).then(|| Location::new(pos, &d.path, d.span)),
+                related,
             });
             let (start, end) = if d.path.as_os_str().is_empty() {
                 // A diagnostic without a place: Terraform prints the zero range.
@@ -187,6 +268,7 @@ impl Report {
                 diagnostics: out,
             },
             lines,
+            findings,
         }
     }
 
@@ -213,6 +295,18 @@ impl Report {
         }
         s
     }
+}
+
+/// The positions of the file at `path`, built once per file.
+fn positions_of<'a>(
+    positions: &'a mut HashMap<PathBuf, SourcePositions>,
+    ws: &Workspace,
+    path: &Path,
+) -> &'a SourcePositions {
+    positions.entry(path.to_path_buf()).or_insert_with(|| {
+        ws.file(path)
+            .map_or_else(|| SourcePositions::new(""), |f| f.positions())
+    })
 }
 
 /// `, in resource "a" "b"` when the diagnostic lies inside a top-level block.

@@ -1,11 +1,13 @@
 //! The command line: `serve`, `check`, and the shared options. A thin face over the same
 //! analysis the language server uses.
 
+mod annotations;
 mod check;
 mod diff;
 mod fmt;
 mod merged;
 mod plan;
+mod sarif;
 mod schema_json;
 mod schemas;
 
@@ -42,9 +44,10 @@ pub enum Command {
         /// The directory to check (default: the current one); sub-directories holding
         /// modules are checked too.
         dir: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Output format: text like `terraform validate`, its `-json`, SARIF 2.1.0 for
+        /// code scanning, or GitHub Actions workflow annotations.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         /// Dialect rules to apply (default: opentofu if a module has .tofu files).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
@@ -136,6 +139,15 @@ pub enum Command {
         #[arg(long = "provider-schemas", value_name = "FILE")]
         provider_schemas: Vec<PathBuf>,
     },
+    /// Print the shell completion script for SHELL on standard output.
+    #[command(
+        after_help = "Example, for bash: strata completions bash > ~/.local/share/bash-completion/completions/strata"
+    )]
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// A `--terraform-version` value: an exact version such as `1.9.8`.
@@ -155,6 +167,19 @@ pub enum Format {
     Text,
     /// Machine-readable, in the shape of Terraform's `-json` output.
     Json,
+}
+
+/// `strata check --format` values: the common formats and those CI systems read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Human-readable, like `terraform validate`.
+    Text,
+    /// `terraform validate -json`.
+    Json,
+    /// SARIF 2.1.0, for code scanning (one rule per diagnostic code and summary).
+    Sarif,
+    /// GitHub Actions workflow commands: one `::error` or `::warning` annotation a line.
+    Github,
 }
 
 /// `--dialect` values.
@@ -298,5 +323,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             dialect.map(Dialect::from),
             &provider_schemas,
         ),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "strata", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

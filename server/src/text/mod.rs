@@ -325,6 +325,12 @@ impl SourcePositions {
         (from, to)
     }
 
+    /// The 1-based column of byte `offset` in UTF-16 code units, the column kind SARIF
+    /// and most editors count in, where [`SourcePositions::at`] counts as HCL does.
+    pub fn utf16_column(&self, offset: usize) -> usize {
+        position(&self.rope, offset, PositionEncoding::Utf16).column as usize + 1
+    }
+
     /// The text of the 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> String {
         match line.checked_sub(1) {

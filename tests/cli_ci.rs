@@ -1,0 +1,250 @@
+//! Black-box tests of what the command line gives CI systems and shells: `check --format
+//! sarif` (checked against the SARIF 2.1.0 JSON schema where it is installed), `check
+//! --format github` (line by line) and `completions`.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use support::{strata_bin, TempDir};
+
+/// A module with one warning and one error, both recorded from `terraform validate -json`
+/// (Terraform 1.11.4): the error's line has an emoji before it, which is one column as
+/// Terraform counts and two UTF-16 code units as SARIF counts.
+const MODULE: &str = r#"resource "terraform_data" "a" {
+  depends_on = ["terraform_data.b"]
+}
+
+resource "terraform_data" "b" {}
+
+output "o" {
+  value = { "😀" = 1, k = var.nope }
+}
+"#;
+
+const QUOTED_DETAIL: &str = "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.";
+
+/// `strata` with `args`, run in `cwd`.
+fn strata_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(strata_bin())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run strata")
+}
+
+/// A directory holding `infra/main.tf`, the module above.
+fn workspace() -> TempDir {
+    let dir = TempDir::new("cli-ci");
+    dir.write("infra/main.tf", MODULE);
+    dir
+}
+
+#[test]
+fn github_format_writes_one_workflow_command_a_diagnostic() {
+    let dir = workspace();
+    let out = strata_in(dir.path(), &["check", "infra", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "::warning file=infra/main.tf,line=2,endLine=2,col=17,endColumn=35,\
+                 title=Quoted references are deprecated::{QUOTED_DETAIL}"
+            )
+            .as_str(),
+            "::error file=infra/main.tf,line=8,endLine=8,col=26,endColumn=34,\
+             title=Reference to undeclared input variable::An input variable with the name \
+             \"nope\" has not been declared. This variable can be declared with a variable \
+             \"nope\" {} block.",
+        ]
+    );
+}
+
+#[test]
+fn github_format_escapes_properties_and_names_files_outside_the_current_directory_absolutely() {
+    let dir = workspace();
+    // A file name holding a comma, which ends a property unless escaped; Terraform reports
+    // the precondition's missing error_message and its condition that refers to nothing.
+    dir.write(
+        "infra/more,1.tf",
+        "resource \"terraform_data\" \"c\" {\n  lifecycle {\n    precondition {\n      condition = true\n    }\n  }\n}\n",
+    );
+    let elsewhere = TempDir::new("cli-ci-cwd");
+    let infra = dir.path().join("infra");
+    let out = strata_in(
+        elsewhere.path(),
+        &["check", &infra.to_string_lossy(), "--format", "github"],
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let file = format!("{}/more%2C1.tf", infra.display());
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.contains("more")).collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "::error file={file},line=3,endLine=3,col=18,endColumn=19,title=Missing required \
+                 argument::The argument \"error_message\" is required, but no definition was found."
+            ),
+            format!(
+                "::error file={file},line=4,endLine=4,col=19,endColumn=23,title=Invalid \
+                 precondition expression::The condition expression must refer to at least one \
+                 object from elsewhere in the configuration, or else its result would not be \
+                 checking anything."
+            ),
+        ],
+        "{stdout}"
+    );
+}
+
+/// The `check --format sarif` log of the workspace, run from its root.
+fn sarif_log() -> Value {
+    let dir = workspace();
+    let out = strata_in(dir.path(), &["check", "infra", "--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stdout));
+    })
+}
+
+#[test]
+fn sarif_names_rules_by_code_and_summary_and_places_results() {
+    let log = sarif_log();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "strata");
+    assert_eq!(run["columnKind"], "utf16CodeUnits");
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{results:#?}");
+    let summaries = [
+        ("warning", "Quoted references are deprecated", 2, (17, 35)),
+        // The emoji before `var.nope` is two UTF-16 code units: Terraform's column 26.
+        (
+            "error",
+            "Reference to undeclared input variable",
+            8,
+            (27, 35),
+        ),
+    ];
+    for (result, (level, summary, line, (start, end))) in results.iter().zip(summaries) {
+        assert_eq!(result["level"], level);
+        let id = result["ruleId"].as_str().unwrap();
+        let rule = &rules[result["ruleIndex"].as_u64().unwrap() as usize];
+        assert_eq!(rule["id"], id);
+        assert_eq!(rule["shortDescription"]["text"], summary);
+        let slug = summary.to_lowercase().replace(' ', "-");
+        assert!(id.ends_with(&format!("/{slug}")), "{id}");
+        assert!(
+            result["message"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{summary}\n\n")),
+            "{result:#?}"
+        );
+        let place = &result["locations"][0]["physicalLocation"];
+        assert_eq!(place["artifactLocation"]["uri"], "infra/main.tf");
+        assert_eq!(place["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+        let region = &place["region"];
+        assert_eq!(
+            [
+                &region["startLine"],
+                &region["endLine"],
+                &region["startColumn"],
+                &region["endColumn"]
+            ],
+            [line, line, start, end]
+        );
+    }
+}
+
+/// Validates the log against the SARIF 2.1.0 JSON schema (`sarif-2.1.0-rtm.5.json`, which
+/// the npm package @microsoft/jest-sarif ships; `.ci/run` unpacks it and sets
+/// `STRATA_SARIF_SCHEMA`) with Python's `jsonschema`.
+#[test]
+fn sarif_log_is_valid_against_the_sarif_2_1_0_schema() {
+    let test = "sarif_log_is_valid_against_the_sarif_2_1_0_schema";
+    let Some(schema) = std::env::var_os("STRATA_SARIF_SCHEMA") else {
+        assert!(
+            std::env::var_os("STRATA_REQUIRE_SARIF_SCHEMA").is_none(),
+            "STRATA_REQUIRE_SARIF_SCHEMA is set but STRATA_SARIF_SCHEMA is not"
+        );
+        support::skip(test, "STRATA_SARIF_SCHEMA not set (.ci/run sets it)");
+        return;
+    };
+    let dir = TempDir::new("cli-ci-sarif");
+    let log = dir.path().join("log.sarif");
+    std::fs::write(&log, serde_json::to_vec(&sarif_log()).unwrap()).unwrap();
+    // The demo's diagnostic has a related location, which the module above has not.
+    let demo = strata_in(
+        &support::fixtures().join("demo"),
+        &["check", "--format", "sarif"],
+    );
+    let demo_log = dir.path().join("demo.sarif");
+    std::fs::write(&demo_log, &demo.stdout).unwrap();
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import json, sys, jsonschema\n\
+             schema = json.load(open(sys.argv[1]))\n\
+             for path in sys.argv[2:]:\n    \
+                 jsonschema.validate(json.load(open(path)), schema)\n",
+        ])
+        .arg(&schema)
+        .arg(&log)
+        .arg(&demo_log)
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let demo: Value = serde_json::from_slice(&demo.stdout).unwrap();
+    assert!(
+        demo["runs"][0]["results"][0]["relatedLocations"][0]["message"]["text"].is_string(),
+        "{demo:#?}"
+    );
+}
+
+#[test]
+fn completions_are_generated_for_each_shell() {
+    let cwd = std::env::temp_dir();
+    // Elvish's and PowerShell's scripts complete subcommands and options, not values.
+    for (shell, marker, values) in [
+        ("bash", "_strata()", true),
+        ("zsh", "#compdef strata", true),
+        ("fish", "complete -c strata", true),
+        ("elvish", "edit:completion:arg-completer[strata]", false),
+        ("powershell", "Register-ArgumentCompleter", false),
+    ] {
+        let out = strata_in(&cwd, &["completions", shell]);
+        assert!(out.status.success(), "{shell}: {out:?}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.contains(marker), "{shell}:\n{script}");
+        for word in ["check", "plan", "fmt", "merged", "completions", "format"] {
+            assert!(script.contains(word), "{shell} lacks {word}");
+        }
+        if values {
+            for word in ["sarif", "github"] {
+                assert!(script.contains(word), "{shell} lacks {word}");
+            }
+        }
+    }
+    assert_eq!(
+        strata_in(&cwd, &["completions", "tcsh"]).status.code(),
+        Some(2)
+    );
+}
