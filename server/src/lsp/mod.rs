@@ -25,6 +25,7 @@ mod links;
 mod navigation;
 mod plan;
 mod references;
+mod refresh;
 mod running;
 mod schemas;
 mod semantic_tokens;
@@ -102,6 +103,8 @@ pub struct Server {
     symbols: crate::ide::workspace_symbols::Index,
     /// The last outline of each document.
     outlines: structure::Outlines,
+    /// Asks the client to request code lenses and semantic tokens again.
+    refresher: refresh::Refresher,
 }
 
 impl Server {
@@ -122,6 +125,7 @@ impl Server {
             tokens: Default::default(),
             symbols: Default::default(),
             outlines: Default::default(),
+            refresher: Default::default(),
         }
     }
 
@@ -207,10 +211,18 @@ impl LanguageServer for Server {
             publisher: self.publisher.clone(),
             session: self.session.clone(),
         };
+        self.refresher.start(
+            self.client.clone(),
+            self.state.refresh_support(),
+            self.session.clone(),
+        );
         // Provider schemas follow the modules indexing finds.
         let schemas = self.schema_load(schemas::Reload::Full);
+        let refresher = self.refresher.clone();
         tokio::spawn(async move {
             indexer.run().await;
+            // The lenses of documents opened while indexing may lack other modules.
+            refresher.request();
             schemas.await;
         });
         if self.state.client_watches_files() {
@@ -551,9 +563,10 @@ impl LanguageServer for Server {
                     .and_then(|p| p.parent().map(Path::to_path_buf))
                     .unwrap_or_default();
                 let (ws, state) = (self.workspace.clone(), self.state.state_path());
+                let encoding = self.state.encoding();
                 let what = format!("{} of {}", plan::PLAN_PREVIEW, dir.display());
                 self.analyse_module(&dir, what, move || {
-                    plan::plan_preview(&ws, args, state.as_deref())
+                    plan::plan_preview(&ws, args, state.as_deref(), encoding)
                 })
                 .await?
                 .map(Some)
