@@ -22,6 +22,10 @@ use tracing::debug;
 /// How long the changes must pause before the refresh is sent.
 const SETTLE: Duration = Duration::from_millis(200);
 
+/// How long a client may take to answer one refresh request: one that never answers
+/// must not hold back the refreshes after it.
+const ANSWER: Duration = Duration::from_secs(10);
+
 /// Which refresh requests the client accepts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RefreshSupport {
@@ -76,18 +80,15 @@ impl Refresher {
                         () = session.cancelled() => return,
                     }
                 }
-                // The client answers each before the next is sent; a session that ends
-                // meanwhile gives up waiting.
+                // Each is answered (or given up after `ANSWER`) before the next is sent;
+                // a session that ends meanwhile gives up waiting.
                 let sent = async {
                     if support.code_lens {
-                        if let Err(e) = client.code_lens_refresh().await {
-                            debug!("workspace/codeLens/refresh: {e}");
-                        }
+                        answered("workspace/codeLens/refresh", client.code_lens_refresh()).await;
                     }
                     if support.semantic_tokens {
-                        if let Err(e) = client.semantic_tokens_refresh().await {
-                            debug!("workspace/semanticTokens/refresh: {e}");
-                        }
+                        let request = client.semantic_tokens_refresh();
+                        answered("workspace/semanticTokens/refresh", request).await;
                     }
                 };
                 tokio::select! {
@@ -103,5 +104,17 @@ impl Refresher {
         // Stores a permit when the task is not waiting (sending, or settling), so a
         // change made meanwhile is never lost.
         self.wanted.notify_one();
+    }
+}
+
+/// Awaits the client's answer to one refresh request, for [`ANSWER`] at most.
+async fn answered(
+    method: &str,
+    request: impl std::future::Future<Output = tower_lsp_server::jsonrpc::Result<()>>,
+) {
+    match tokio::time::timeout(ANSWER, request).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => debug!("{method}: {e}"),
+        Err(_) => debug!("{method}: no answer within {ANSWER:?}"),
     }
 }
