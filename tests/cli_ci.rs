@@ -1,6 +1,7 @@
 //! Black-box tests of what the command line gives CI systems and shells: `check --format
 //! sarif` (checked against the SARIF 2.1.0 JSON schema where it is installed), `check
-//! --format github` (line by line) and `completions`.
+//! --format github` (line by line), `completions` and `man`, `--help`, and the text format
+//! byte for byte against `terraform validate`, plain and coloured.
 
 mod support;
 
@@ -8,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use support::{strata_bin, TempDir};
+use support::{fixtures, strata_bin, TempDir};
 
 /// A module with one warning and one error, both recorded from `terraform validate -json`
 /// (Terraform 1.11.4): the error's line has an emoji before it, which is one column as
@@ -247,4 +248,165 @@ fn completions_are_generated_for_each_shell() {
         strata_in(&cwd, &["completions", "tcsh"]).status.code(),
         Some(2)
     );
+}
+
+/// `strata check DIR` of a fixtures/check-text module with `args` and `env`, standard
+/// output and error together as a terminal shows them.
+fn check_text(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let out = Command::new(strata_bin())
+        .arg("check")
+        .arg(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .envs(env.iter().copied())
+        .output()
+        .expect("run strata");
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+#[test]
+fn text_format_is_byte_for_byte_what_terraform_validate_prints() {
+    // Recorded by scripts/record-check-text.py from Terraform 1.11.4: errors sorted by
+    // place, warnings first and folded by summary, details wrapped, and the verdict.
+    let root = fixtures().join("check-text");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&root).expect("fixtures/check-text") {
+        let dir = entry.expect("entry").path();
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("recording");
+        assert_eq!(
+            check_text(&dir, &["--no-color"], &[]),
+            read("terraform-validate.txt"),
+            "{}, --no-color",
+            dir.display()
+        );
+        // Colour only on a terminal (or when CLICOLOR_FORCE asks for it) ...
+        assert_eq!(
+            check_text(&dir, &[], &[("CLICOLOR_FORCE", "1")]),
+            read("terraform-validate-color.txt"),
+            "{}, coloured",
+            dir.display()
+        );
+        // ... which neither --no-color nor NO_COLOR leave on, nor a pipe.
+        assert!(!check_text(&dir, &["--no-color"], &[("CLICOLOR_FORCE", "1")]).contains('\x1b'));
+        assert!(
+            !check_text(&dir, &[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\x1b')
+        );
+        assert!(!check_text(&dir, &[], &[]).contains('\x1b'));
+        seen += 1;
+    }
+    assert!(seen >= 4, "{seen} recordings");
+}
+
+#[test]
+fn man_page_documents_every_subcommand() {
+    let out = Command::new(strata_bin())
+        .arg("man")
+        .output()
+        .expect("run strata");
+    assert!(out.status.success());
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH strata 1"), "{page}");
+    for sub in [
+        "serve",
+        "check",
+        "schemas",
+        "plan",
+        "fmt",
+        "merged",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            page.contains(&format!("strata\\-{sub}(1)")),
+            "{sub} in {page}"
+        );
+    }
+    // The pages it names are written with --out-dir, nested subcommands' too.
+    let dir = TempDir::new("man");
+    let out = strata_in(dir.path(), &["man", "--out-dir", "."]);
+    assert!(out.status.success(), "{out:?}");
+    let top = std::fs::read_to_string(dir.path().join("strata.1")).expect("strata.1");
+    assert!(top.contains(".TH strata 1"), "{top}");
+    for page in ["strata-check.1", "strata-schemas-import.1", "strata-man.1"] {
+        let text = std::fs::read_to_string(dir.path().join(page)).expect(page);
+        assert!(text.contains("Example"), "{page}: {text}");
+    }
+}
+
+#[test]
+fn help_of_every_subcommand_gives_an_example() {
+    let subcommands: &[&[&str]] = &[
+        &["serve"],
+        &["check"],
+        &["schemas"],
+        &["schemas", "import"],
+        &["schemas", "export"],
+        &["schemas", "status"],
+        &["plan"],
+        &["fmt"],
+        &["merged"],
+        &["completions"],
+        &["man"],
+    ];
+    for sub in subcommands {
+        let out = Command::new(strata_bin())
+            .args(*sub)
+            .arg("--help")
+            .output()
+            .expect("run strata");
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{sub:?}");
+        assert!(help.contains("Example"), "{sub:?}: {help}");
+        assert!(
+            help.contains(&format!("strata {}", sub.join(" "))),
+            "{sub:?}: {help}"
+        );
+    }
+}
+
+/// The `entry` command of the hook `id` in .pre-commit-hooks.yaml, split into words.
+fn hook_entry(hooks: &str, id: &str) -> Vec<String> {
+    let start = hooks
+        .find(&format!("- id: {id}\n"))
+        .unwrap_or_else(|| panic!("hook {id}"));
+    let entry = hooks[start..]
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("entry: "))
+        .unwrap_or_else(|| panic!("entry of {id}"));
+    entry.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn pre_commit_hooks_run_strata_as_pre_commit_calls_them() {
+    let hooks = std::fs::read_to_string(fixtures().join("../.pre-commit-hooks.yaml"))
+        .expect(".pre-commit-hooks.yaml");
+    let dir = TempDir::new("pre-commit");
+    dir.write(
+        "main.tf",
+        "resource \"terraform_data\" \"a\" {\ninput=1\n}\n",
+    );
+    // strata-fmt: pre-commit appends the staged file names; the file is rewritten.
+    let fmt = hook_entry(&hooks, "strata-fmt");
+    assert_eq!(fmt[0], "strata");
+    let mut args: Vec<&str> = fmt[1..].iter().map(String::as_str).collect();
+    args.push("main.tf");
+    let out = strata_in(dir.path(), &args);
+    assert!(out.status.success(), "{out:?}");
+    let formatted = std::fs::read_to_string(dir.path().join("main.tf")).expect("main.tf");
+    assert!(formatted.contains("  input = 1\n"), "{formatted}");
+    // strata-check: no file names, the repository's root as the current directory.
+    let check = hook_entry(&hooks, "strata-check");
+    assert_eq!(check[0], "strata");
+    let args: Vec<&str> = check[1..].iter().map(String::as_str).collect();
+    let out = strata_in(dir.path(), &args);
+    assert!(out.status.success(), "{out:?}");
+    dir.write(
+        "bad.tf",
+        "resource \"terraform_data\" \"b\" {\n  nope = 1\n}\n",
+    );
+    let out = strata_in(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
 }

@@ -10,6 +10,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
+pub use super::text::Colour;
+use super::text::{Place, TextDiagnostic};
 use super::CheckFormat;
 use crate::check::{validate_module, Diagnostic, Severity};
 use crate::module::Dialect;
@@ -24,6 +26,7 @@ pub fn run(
     dialect: Option<Dialect>,
     core_version: Option<String>,
     (schema_files, no_plugins): (&[PathBuf], bool),
+    colour: Colour,
 ) -> Result<ExitCode> {
     let dir = readable_dir(dir)?;
 
@@ -51,14 +54,17 @@ pub fn run(
     // Terraform reports no notes: only the text format, for people, shows Strata's own.
     diagnostics.retain(|d| d.severity != Severity::Information || format == CheckFormat::Text);
 
-    let report = Report::new(&ws, &dir, &diagnostics);
+    let mut report = Report::new(&ws, &dir, &diagnostics);
     let mut out = std::io::stdout().lock();
     match format {
         CheckFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &report.json)?;
             writeln!(out)?;
         }
-        CheckFormat::Text => out.write_all(report.text().as_bytes())?,
+        CheckFormat::Text => {
+            let text = std::mem::take(&mut report.text);
+            out.write_all(super::text::render(text, colour).as_bytes())?
+        }
         CheckFormat::Sarif => {
             let log = super::sarif::log(&report.findings, &current_dir());
             serde_json::to_writer_pretty(&mut out, &log)?;
@@ -145,9 +151,8 @@ struct JsonRange {
 
 struct Report {
     json: ValidateJson,
-    /// The source line of each diagnostic's start and the block it is in, for the text
-    /// format; `None` for a diagnostic in no file, which Terraform prints without a place.
-    lines: Vec<Option<(String, String)>>,
+    /// The diagnostics as the text format shows them.
+    text: Vec<TextDiagnostic>,
     /// The same diagnostics with their codes and places, for the CI formats.
     findings: Vec<Finding>,
 }
@@ -201,7 +206,7 @@ impl Report {
     fn new(ws: &Workspace, root: &Path, diagnostics: &[Diagnostic]) -> Self {
         let mut positions: HashMap<PathBuf, SourcePositions> = HashMap::new();
         let mut out = Vec::new();
-        let mut lines = Vec::new();
+        let mut text = Vec::new();
         let mut findings = Vec::new();
         for d in diagnostics {
             let related = d
@@ -239,9 +244,27 @@ impl Report {
                 .unwrap_or(&d.path)
                 .to_string_lossy()
                 .into_owned();
-            lines.push(
-                (!d.is_placeless()).then(|| (pos.line_text(start.line), block_context(ws, d))),
-            );
+            text.push(TextDiagnostic {
+                severity: d.severity,
+                summary: d.summary.clone(),
+                detail: d.detail.clone(),
+                place: (!d.is_placeless() && d.has_range()).then(|| Place {
+                    filename: filename.clone(),
+                    line: start.line,
+                    context: block_context(ws, d),
+                    text: pos.line_text(start.line),
+                    // To the end of the line when the range goes on past it.
+                    columns: (
+                        start.column,
+                        if end.line == start.line {
+                            end.column
+                        } else {
+                            usize::MAX
+                        },
+                    ),
+                    bytes: (start.byte, end.byte),
+                }),
+            });
             out.push(JsonDiagnostic {
                 severity: match d.severity {
                     Severity::Error => "error",
@@ -267,33 +290,9 @@ impl Report {
                 warning_count,
                 diagnostics: out,
             },
-            lines,
+            text,
             findings,
         }
-    }
-
-    fn text(&self) -> String {
-        let mut s = String::new();
-        for (d, place) in self.json.diagnostics.iter().zip(&self.lines) {
-            let label = match d.severity {
-                "error" => "Error",
-                "warning" => "Warning",
-                _ => "Note",
-            };
-            s.push_str(&format!("{label}: {}\n\n", d.summary));
-            if let (Some((line, context)), Some(range)) = (place, &d.range) {
-                s.push_str(&format!(
-                    "  on {} line {}{}:\n",
-                    range.filename, range.start.line, context
-                ));
-                s.push_str(&format!("  {:>3}: {}\n\n", range.start.line, line));
-            }
-            s.push_str(&format!("{}\n\n", d.detail));
-        }
-        if self.json.error_count == 0 {
-            s.push_str("Success! The configuration is valid.\n");
-        }
-        s
     }
 }
 
