@@ -50,7 +50,8 @@ fi
 
 out="$ext/strata-$target.vsix"
 (cd "$ext" && npm run --silent build >/dev/null &&
-  npx vsce package --no-dependencies --target "$target" --out "$out" </dev/null >/dev/null)
+  cp "$repo/LICENSE" LICENSE &&
+  npx vsce package --no-dependencies --allow-missing-repository --target "$target" --out "$out" </dev/null >/dev/null)
 rm -rf "$ext/server"
 size=$(stat -c %s "$out" 2>/dev/null || stat -f %z "$out")
 if [ -n "$limit" ] && [ "$size" -gt "$limit" ]; then
