@@ -410,3 +410,17 @@ fn pre_commit_hooks_run_strata_as_pre_commit_calls_them() {
     let out = strata_in(dir.path(), &args);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
 }
+
+#[test]
+fn merged_of_a_module_with_errors_prints_it_says_so_and_exits_1() {
+    let bad = fixtures().join("check-text/check-blocks");
+    let out = strata_in(&bad, &["merged", "."]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(!out.stdout.is_empty());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("has 9 errors"), "{said}");
+    let good = fixtures().join("check-text/warnings-only");
+    let out = strata_in(&good, &["merged", "."]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}

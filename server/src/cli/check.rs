@@ -14,7 +14,7 @@ pub use super::text::Colour;
 use super::text::{Place, TextDiagnostic};
 use super::CheckFormat;
 use crate::check::{validate_module, Diagnostic, Severity};
-use crate::module::Dialect;
+use crate::module::{Dialect, Module};
 use crate::text::{SourcePos, SourcePositions};
 use crate::workspace::{discover_modules, CallCycles, ModuleRoles, Workspace};
 
@@ -40,15 +40,7 @@ pub fn run(
     let roles = ModuleRoles::of(&ws, &modules);
     let mut diagnostics: Vec<Diagnostic> = modules
         .iter()
-        .flat_map(|m| {
-            let children = |source: &str| {
-                crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
-            };
-            let role = roles.role(&m.dir);
-            ws.check_in_root_roles(m, &|merged, schemas| {
-                validate_module(m, merged, &children, schemas, role)
-            })
-        })
+        .flat_map(|m| module_diagnostics(&ws, m, &roles))
         .collect();
     diagnostics.extend(call_cycles(&ws, &modules, &roles));
     // Terraform reports no notes: only the text format, for people, shows Strata's own.
@@ -79,6 +71,22 @@ pub fn run(
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// The diagnostics of module `m` as `strata check` reports them, without the call
+/// cycles its calls close (those are reported once for the whole set).
+pub(super) fn module_diagnostics(
+    ws: &Workspace,
+    m: &Module,
+    roles: &ModuleRoles,
+) -> Vec<Diagnostic> {
+    let children = |source: &str| {
+        crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
+    };
+    let role = roles.role(&m.dir);
+    ws.check_in_root_roles(m, &|merged, schemas| {
+        validate_module(m, merged, &children, schemas, role)
     })
 }
 
