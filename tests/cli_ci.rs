@@ -424,3 +424,37 @@ fn merged_of_a_module_with_errors_prints_it_says_so_and_exits_1() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stderr.is_empty(), "{out:?}");
 }
+
+#[test]
+fn plan_state_and_var_file_paths_are_resolved_against_the_module_directory() {
+    let ws = TempDir::new("plan-paths");
+    let module = ws.path().join("infra");
+    std::fs::create_dir_all(&module).expect("infra");
+    std::fs::write(
+        module.join("main.tf"),
+        "variable \"v\" {}\n\nresource \"terraform_data\" \"a\" {\n  input = var.v\n}\n",
+    )
+    .expect("main.tf");
+    std::fs::write(module.join("prod.tfvars"), "v = \"x\"\n").expect("prod.tfvars");
+    // Run from the parent: both names are found in infra/.
+    let out = strata_in(
+        ws.path(),
+        &[
+            "plan",
+            "infra",
+            "--var-file",
+            "prod.tfvars",
+            "--state",
+            "none.tfstate",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("warning: the state file"), "{said}");
+    assert!(said.contains("none.tfstate does not exist"), "{said}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 to add"));
+    // The default state, terraform.tfstate in DIR, may be missing without a word.
+    let out = strata_in(ws.path(), &["plan", "infra", "--var", "v=x"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}

@@ -95,7 +95,9 @@ pub enum Command {
     Plan {
         /// The module directory (default: the current one).
         dir: Option<PathBuf>,
-        /// The prior state (default: terraform.tfstate in DIR; none means empty).
+        /// The prior state (default: terraform.tfstate in DIR; none means empty). A
+        /// relative path is resolved against DIR, as `terraform -chdir=DIR` does; a
+        /// file that does not exist is a warning and an empty state.
         #[arg(long)]
         state: Option<PathBuf>,
         /// Force replacement of this resource instance (repeatable).
@@ -110,7 +112,8 @@ pub enum Command {
         /// Set a root variable, NAME=VALUE (repeatable).
         #[arg(long = "var", value_name = "NAME=VALUE")]
         vars: Vec<String>,
-        /// Read root variable values from this file (repeatable).
+        /// Read root variable values from this file (repeatable). A relative path is
+        /// resolved against DIR, as for --state.
         #[arg(long = "var-file", value_name = "FILE")]
         var_files: Vec<PathBuf>,
         /// Output format.
