@@ -118,7 +118,7 @@ fn text_format_reads_like_terraform() {
         text.contains("  on unclosed.tf line 1, in resource \"terraform_data\" \"open\":"),
         "{text}"
     );
-    assert!(text.contains("    6:   input = = \"x\""), "{text}");
+    assert!(text.contains("\n   6:   input = = \"x\""), "{text}");
     assert!(!text.contains("Success!"));
 }
 

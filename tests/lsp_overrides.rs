@@ -62,6 +62,12 @@ fn hover_on_a_base_block_shows_the_effective_block_with_origins() {
     assert!(!shown.contains("version = \"1\""), "{shown}");
     assert!(shown.contains("Declared in `main.tf:"), "{shown}");
     assert!(shown.contains("overridden by `override.tf:7`"), "{shown}");
+    // Where it comes from is said above the block, not below it.
+    assert!(
+        shown.starts_with("Declared in `main.tf:")
+            && shown.find("```") > shown.find("overridden by"),
+        "{shown}"
+    );
 }
 
 #[test]

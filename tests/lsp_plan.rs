@@ -1,7 +1,10 @@
 //! Black-box LSP tests of the plan preview: the `strata.planPreview` command and the code
-//! lens with each resource's planned action, which follows the user's edits.
+//! lens with each resource's planned action, which follows the user's edits, and the
+//! refresh requests that tell a client to ask for lenses, tokens and inlay hints again.
 
 mod support;
+
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use support::{Client, TempDir};
@@ -114,6 +117,16 @@ fn plan_preview_returns_the_plan_and_its_text() {
             ("terraform_data.same".to_string(), json!(["no-op"])),
         ]
     );
+    // Where each change is declared (its block's header) and its words, for plan views.
+    assert_eq!(
+        result["places"],
+        json!([
+            { "description": "will be replaced: triggers_replace changed", "uri": u,
+              "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 31 } } },
+            { "description": "no changes", "uri": u,
+              "range": { "start": { "line": 4, "character": 0 }, "end": { "line": 4, "character": 32 } } },
+        ])
+    );
     let rendered = result["rendered"].as_str().unwrap();
     assert!(
         rendered.contains("-/+ resource \"terraform_data\" \"rep\""),
@@ -169,4 +182,127 @@ fn plan_preview_returns_the_plan_and_its_text() {
         json!({ "command": "strata.planPreview", "arguments": [{ "uri": u }] }),
     );
     assert_eq!(again["errors"], json!([]));
+}
+
+/// The capabilities of a client that accepts the refresh requests.
+fn refreshing() -> Value {
+    json!({ "workspace": {
+        "codeLens": { "refreshSupport": true },
+        "semanticTokens": { "refreshSupport": true },
+        "inlayHint": { "refreshSupport": true },
+        "didChangeWatchedFiles": { "dynamicRegistration": true }
+    }})
+}
+
+fn is_refresh(m: &Value, method: &str) -> bool {
+    m["method"] == method && m.get("id").is_some()
+}
+
+/// Waits until the refreshes the server's work so far asked for are sent, then forgets
+/// them.
+fn settle(client: &mut Client, u: &str) {
+    std::thread::sleep(Duration::from_millis(600));
+    // A request's answer comes after every message sent before it.
+    lens_titles(client, u);
+    client.backlog.retain(|m| {
+        !is_refresh(m, "workspace/codeLens/refresh")
+            && !is_refresh(m, "workspace/semanticTokens/refresh")
+            && !is_refresh(m, "workspace/inlayHint/refresh")
+    });
+}
+
+#[test]
+fn the_server_asks_for_lenses_and_tokens_again_when_a_plan_input_changes() {
+    let dir = TempDir::new("lsp-plan-refresh");
+    let main = dir.write("main.tf", MAIN);
+    dir.write("terraform.tfstate", STATE);
+    let (mut client, _) = Client::initialized(Some(dir.path()), refreshing());
+    let u = client.open(&main, MAIN, 1);
+    // Start-up: indexing, then the provider schema load, each followed by a refresh.
+    client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
+    settle(&mut client, &u);
+
+    // A new state path: every plan changes, and the document's text did not.
+    dir.write(
+        "empty.tfstate",
+        r#"{"version": 4, "serial": 1, "lineage": "l", "resources": []}"#,
+    );
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "strata": { "plan": { "statePath": "empty.tfstate" } } } }),
+    );
+    client.wait_for(|m| is_refresh(m, "workspace/codeLens/refresh"));
+    client.wait_for(|m| is_refresh(m, "workspace/semanticTokens/refresh"));
+    client.wait_for(|m| is_refresh(m, "workspace/inlayHint/refresh"));
+    assert_eq!(
+        lens_titles(&mut client, &u),
+        vec![
+            (0, "will be created".to_string()),
+            (4, "will be created".to_string()),
+        ]
+    );
+    settle(&mut client, &u);
+
+    // The state file changes on disk (`terraform apply`), which the client watches.
+    dir.write("empty.tfstate", STATE);
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": support::uri(&dir.path().join("empty.tfstate")), "type": 2 }] }),
+    );
+    client.wait_for(|m| is_refresh(m, "workspace/codeLens/refresh"));
+    assert_eq!(
+        lens_titles(&mut client, &u)[0],
+        (0, "will be replaced: triggers_replace changed".to_string())
+    );
+}
+
+#[test]
+fn an_edit_of_an_override_asks_for_the_base_files_lenses_again() {
+    let dir = TempDir::new("lsp-plan-refresh-override");
+    let main = dir.write("main.tf", MAIN);
+    let over = "resource \"terraform_data\" \"same\" {\n  input = \"y\"\n}\n";
+    let override_tf = dir.write("override.tf", over);
+    let (mut client, _) = Client::initialized(Some(dir.path()), refreshing());
+    let u = client.open(&main, MAIN, 1);
+    let o = client.open(&override_tf, over, 1);
+    client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
+    settle(&mut client, &u);
+    assert!(lens_titles(&mut client, &u)
+        .iter()
+        .any(|(line, title)| *line == 4 && title.contains("override.tf")));
+
+    // Typing in the override, not yet saved: main.tf is open beside it.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": o, "version": 2 },
+                "contentChanges": [{ "text": "# nothing overridden\n" }] }),
+    );
+    client.wait_for(|m| is_refresh(m, "workspace/codeLens/refresh"));
+    // Its `←` value hints in main.tf are gone too.
+    client.wait_for(|m| is_refresh(m, "workspace/inlayHint/refresh"));
+    assert!(!lens_titles(&mut client, &u)
+        .iter()
+        .any(|(_, title)| title.contains("override.tf")));
+}
+
+#[test]
+fn a_client_without_refresh_support_is_never_asked() {
+    let dir = TempDir::new("lsp-plan-no-refresh");
+    let main = dir.write("main.tf", MAIN);
+    let (mut client, _) = Client::initialized(Some(dir.path()), json!({}));
+    let u = client.open(&main, MAIN, 1);
+    client.wait_for(|m| m["method"] == "strata/providerSchemaStatus");
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "strata": { "plan": { "statePath": "other.tfstate" } } } }),
+    );
+    std::thread::sleep(Duration::from_millis(600));
+    lens_titles(&mut client, &u);
+    assert!(
+        !client.backlog.iter().any(|m| m["method"]
+            .as_str()
+            .is_some_and(|m| m.ends_with("/refresh"))),
+        "{:#?}",
+        client.backlog
+    );
 }

@@ -82,10 +82,12 @@ fn extension_packages_into_a_vsix_that_works_in_vs_code() {
         String::from_utf8_lossy(&out.stderr)
     );
     for step in [
-        "ok: setting strata.server.path starts the server without a restart",
+        "ok: the server inside the package starts with no strata on PATH",
+        "ok: setting strata.server.path switches the server without a restart",
         "ok: the Problems panel shows the override error; the status bar says ready",
         "ok: hover shows the effective block, highlighted",
-        "ok: Plan Preview shows the plan",
+        "ok: Plan Preview shows the plan, word-wrapped",
+        "ok: the Plan view groups the changes by action with their reasons; a click reveals the block; the status bar counts them",
         "ok: the Outline view names the override blocks and marks them as overrides",
         "ok: Format Document makes what terraform fmt makes",
         "ok: Rename Symbol changes the base and the override and adds the moved block",

@@ -24,5 +24,23 @@ check(vim.filetype.match({ filename = "main.tofu" }) == "opentofu", ".tofu is op
 check(vim.filetype.match({ filename = "main.tofu.json" }) == "json", ".tofu.json is json")
 check(vim.filetype.match({ filename = "prod.tfvars" }) == "terraform-vars", ".tfvars is terraform-vars")
 check(vim.fn.exists(":StrataPlan") == 2 and vim.fn.exists(":StrataEffective") == 2, "user commands")
+check(vim.api.nvim_get_hl(0, { name = "@lsp.mod.overridden" }).link == "DiagnosticUnnecessary",
+  "the overridden modifier is linked")
+check(vim.api.nvim_get_hl(0, { name = "@lsp.type.namespace" }).link == "@module", "token types are linked")
+
+-- A missing binary is said once, with the install command, when Terraform files open.
+local said = {}
+vim.notify = function(msg) table.insert(said, msg) end
+strata.setup({ cmd = { "strata-not-installed-here", "serve" } })
+vim.lsp.enable("strata", false)
+vim.cmd("filetype on")
+for _, name in ipairs({ "a.tf", "b.tf" }) do
+  -- Neovim tells Terraform's .tf from TinyFugue's by the content.
+  local path = vim.fn.tempname() .. name
+  vim.fn.writefile({ 'resource "terraform_data" "a" {}' }, path)
+  vim.cmd.edit(path)
+end
+check(#said == 1 and said[1]:find("strata-not-installed-here", 1, true)
+  and said[1]:find("cargo install", 1, true), "missing binary said once: " .. vim.inspect(said))
 t.ok("configuration")
 os.exit(0)

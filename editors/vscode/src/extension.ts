@@ -1,6 +1,9 @@
-// The Strata extension: starts `strata serve` with vscode-languageclient, keeps its
-// settings in step, and adds Plan Preview, Show Effective Block and Restart Server.
+// The Strata extension: starts `strata serve` with vscode-languageclient (the binary in
+// strata.server.path, else on PATH, else the one the platform's package carries), keeps
+// its settings in step, and adds the Plan view, Plan Preview, Show Effective Block and
+// Restart Server.
 import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
@@ -13,15 +16,23 @@ import {
 import {
   mergedBlockArgument,
   missingServerMessage,
+  offerToTurnOffOtherServer,
   planPreviewArgument,
   readSettings,
   resolveServer,
   serverSettings,
   StrataSettings,
 } from "./settings";
+import { PlanAnswer } from "./plan";
+import { PlanView } from "./planView";
 import { Progress, progressText, SchemaStatus, schemaStatusText } from "./status";
 
 const PLAN_SCHEME = "strata-plan";
+/** The plan text's language: no grammar, and word wrap on by default (package.json). */
+const PLAN_LANGUAGE = "strata-plan";
+/** HashiCorp's Terraform extension, whose language server would answer the same files. */
+const HASHICORP_EXTENSION = "hashicorp.terraform";
+const ASKED_ABOUT_OTHER_SERVER = "strata.askedAboutHashicorpServer";
 const EFFECTIVE_SCHEME = "strata-effective";
 
 let client: LanguageClient | undefined;
@@ -30,6 +41,7 @@ let status: vscode.StatusBarItem;
 /** The server's state as last shown, and the provider schemas' part of the item. */
 let shown = { text: "starting", tooltip: "" };
 let schemas: { text: string; tooltip: string } | undefined;
+let planView: PlanView | undefined;
 
 function settings(): StrataSettings {
   const config = vscode.workspace.getConfiguration("strata");
@@ -44,6 +56,20 @@ function isFile(p: string): boolean {
   }
 }
 
+/** Restores the executable bit of the bundled binary where unpacking the package lost it. */
+function makeExecutable(file: string) {
+  if (process.platform === "win32") return;
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    try {
+      fs.chmodSync(file, 0o755);
+    } catch {
+      // Starting it reports the problem.
+    }
+  }
+}
+
 function traceOf(s: StrataSettings): Trace {
   return s.trace === "verbose" ? Trace.Verbose : s.trace === "messages" ? Trace.Messages : Trace.Off;
 }
@@ -51,14 +77,25 @@ function traceOf(s: StrataSettings): Trace {
 /** Shows the server state (and the provider schemas' status) in the status bar. */
 function showState(text: string, tooltip: string) {
   shown = { text, tooltip };
-  status.text = `$(layers) Strata: ${text}` + (schemas ? ` · ${schemas.text}` : "");
-  status.tooltip = schemas ? `${tooltip}\n\n${schemas.tooltip}` : tooltip;
+  const restricted = !vscode.workspace.isTrusted;
+  status.text = `$(layers) Strata: ${text}` + (schemas ? ` · ${schemas.text}` : "") + (restricted ? " · restricted" : "");
+  const lines = [tooltip];
+  if (schemas) lines.push(schemas.tooltip);
+  if (restricted) lines.push(RESTRICTED);
+  status.tooltip = lines.join("\n\n");
   status.show();
 }
 
+const RESTRICTED = "Restricted mode: this workspace is not trusted, so Strata starts no provider " +
+  "binary found inside it; provider schemas come from the cache, plugin caches, mirrors and " +
+  "strata.providerSchemas.files.";
+
 async function startClient(context: vscode.ExtensionContext): Promise<void> {
   const s = settings();
-  const command = resolveServer(s, process.env.PATH, isFile);
+  const exe = process.platform === "win32" ? "strata.exe" : "strata";
+  const bundled = context.asAbsolutePath(path.join("server", exe));
+  const command = resolveServer(s, process.env.PATH, isFile, bundled, exe);
+  if (command === bundled) makeExecutable(bundled);
   if (!command) {
     showState("not found", missingServerMessage(s));
     void vscode.window.showErrorMessage(missingServerMessage(s));
@@ -99,6 +136,16 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   showState("starting", command);
   await client.start();
   await client.setTrace(traceOf(s));
+  void planView?.refreshActive(true);
+}
+
+/** The server's plan of the module holding `source`. */
+async function planOf(source: vscode.Uri): Promise<PlanAnswer | undefined> {
+  if (!client) return undefined;
+  return (await client.sendRequest("workspace/executeCommand", {
+    command: "strata.planPreview",
+    arguments: [planPreviewArgument(source.toString(), settings())],
+  })) as PlanAnswer | null ?? undefined;
 }
 
 /** Read-only documents for the plan and the effective block, filled from the server. */
@@ -125,10 +172,7 @@ function planUri(source: vscode.Uri): vscode.Uri {
 
 async function refreshPlan(text: ServerText, source: vscode.Uri): Promise<vscode.Uri | undefined> {
   if (!client) return undefined;
-  const result = (await client.sendRequest("workspace/executeCommand", {
-    command: "strata.planPreview",
-    arguments: [planPreviewArgument(source.toString(), settings())],
-  })) as { rendered?: string } | null;
+  const result = await planOf(source);
   const uri = planUri(source);
   text.set(uri, result?.rendered ?? "No plan.");
   return uri;
@@ -137,7 +181,11 @@ async function refreshPlan(text: ServerText, source: vscode.Uri): Promise<vscode
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
   status.command = "strata.showPlanPreview";
-  context.subscriptions.push(status);
+  const planStatus = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 9);
+  planStatus.command = "strata.showPlanPreview";
+  context.subscriptions.push(status, planStatus);
+  planView = new PlanView(planOf, planStatus);
+  planView.register(context);
   const text = new ServerText();
   const previewed = new Map<string, vscode.Uri>();
   context.subscriptions.push(
@@ -155,7 +203,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         const uri = await refreshPlan(text, editor.document.uri);
         if (!uri) return;
         previewed.set(vscode.Uri.joinPath(editor.document.uri, "..").toString(), editor.document.uri);
-        const doc = await vscode.workspace.openTextDocument(uri);
+        let doc = await vscode.workspace.openTextDocument(uri);
+        // Its own language, whose default turns word wrap on: plan lines are long.
+        if (doc.languageId !== PLAN_LANGUAGE) doc = await vscode.languages.setTextDocumentLanguage(doc, PLAN_LANGUAGE);
         await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
       } catch (e) {
         void vscode.window.showErrorMessage(`Strata: ${e instanceof Error ? e.message : String(e)}`);
@@ -206,12 +256,37 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     // Trusting the workspace allows its provider binaries: the server loads again.
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      showState(shown.text, shown.tooltip);
       if (!client) return;
       const serverSide = serverSettings(settings(), true);
       await client.sendNotification(DidChangeConfigurationNotification.type, { settings: serverSide });
     }),
   );
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showInformationMessage(`Strata: ${RESTRICTED}`);
+  }
+  void offerToTurnOffHashicorpServer(context);
   await startClient(context);
+}
+
+/** Offers once to turn off the language server of HashiCorp's extension (keeping its
+ * highlighting), so that one server answers each file. */
+async function offerToTurnOffHashicorpServer(context: vscode.ExtensionContext) {
+  const installed = vscode.extensions.getExtension(HASHICORP_EXTENSION) !== undefined;
+  const terraform = vscode.workspace.getConfiguration("terraform");
+  const asked = context.globalState.get<boolean>(ASKED_ABOUT_OTHER_SERVER) === true;
+  if (!offerToTurnOffOtherServer(installed, terraform.get("languageServer.enable"), asked)) return;
+  await context.globalState.update(ASKED_ABOUT_OTHER_SERVER, true);
+  const turnOff = "Turn Off Its Language Server";
+  const answer = await vscode.window.showInformationMessage(
+    "Strata: HashiCorp's Terraform extension runs a language server for the same files, so two " +
+      "servers answer each of them. Turn its language server off (its syntax highlighting stays)?",
+    turnOff,
+    "Keep Both",
+  );
+  if (answer === turnOff) {
+    await terraform.update("languageServer.enable", false, vscode.ConfigurationTarget.Global);
+  }
 }
 
 export async function deactivate(): Promise<void> {

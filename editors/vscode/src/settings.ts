@@ -65,21 +65,30 @@ export function serverSettings(s: StrataSettings, trusted = true): { strata: Rec
   return { strata };
 }
 
-/** The binary to start: the setting when set, else `strata` found on `PATH`. */
+/** The binary to start: the setting when set (and only it), else `exe` found on `PATH`,
+ * else `bundled`, the binary a platform-specific package carries. */
 export function resolveServer(
   s: StrataSettings,
   pathEnv: string | undefined,
   isFile: (p: string) => boolean,
+  bundled?: string,
+  exe = "strata",
 ): string | undefined {
   if (s.serverPath.trim() !== "") {
     return isFile(s.serverPath) ? s.serverPath : undefined;
   }
   for (const dir of (pathEnv ?? "").split(path.delimiter)) {
     if (dir === "") continue;
-    const candidate = path.join(dir, "strata");
+    const candidate = path.join(dir, exe);
     if (isFile(candidate)) return candidate;
   }
-  return undefined;
+  return bundled !== undefined && isFile(bundled) ? bundled : undefined;
+}
+
+/** Whether to offer turning off HashiCorp's language server: its extension is installed,
+ * its `terraform.languageServer.enable` is not already false, and the user was not asked. */
+export function offerToTurnOffOtherServer(installed: boolean, enabled: unknown, asked: boolean): boolean {
+  return installed && enabled !== false && !asked;
 }
 
 /** What to tell a user whose server cannot be found. */

@@ -6,6 +6,7 @@ import {
   missingServerMessage,
   planPreviewArgument,
   readSettings,
+  offerToTurnOffOtherServer,
   resolveServer,
   serverSettings,
 } from "../src/settings";
@@ -64,8 +65,25 @@ test("the server is the setting, else strata on PATH", () => {
   assert.equal(resolveServer(settings({}), "/usr/bin", isFile), undefined);
   assert.equal(resolveServer(settings({ "server.path": "/custom/strata" }), "", isFile), "/custom/strata");
   assert.equal(resolveServer(settings({ "server.path": "/nope" }), "/opt/bin", isFile), undefined);
+  // The binary a platform package carries comes last: the setting and PATH override it.
+  const ext = "/ext/server/strata";
+  const withBundled = (p: string) => isFile(p) || p === ext;
+  assert.equal(resolveServer(settings({}), "/usr/bin", withBundled, ext), ext);
+  assert.equal(resolveServer(settings({}), "/opt/bin", withBundled, ext), "/opt/bin/strata");
+  assert.equal(resolveServer(settings({ "server.path": "/custom/strata" }), "", withBundled, ext), "/custom/strata");
+  assert.equal(resolveServer(settings({ "server.path": "/nope" }), "", withBundled, ext), undefined);
+  assert.equal(resolveServer(settings({}), "/usr/bin", isFile, ext), undefined);
+  assert.equal(resolveServer(settings({}), "C:\\bin", (p) => p.endsWith("strata.exe"), undefined, "strata.exe")?.endsWith("strata.exe"), true);
   assert.match(missingServerMessage(settings({})), /cargo install --locked --path server/);
   assert.match(missingServerMessage(settings({ "server.path": "/nope" })), /at \/nope/);
+});
+
+test("HashiCorp's language server is offered to be turned off once, when it is on", () => {
+  assert.equal(offerToTurnOffOtherServer(true, undefined, false), true);
+  assert.equal(offerToTurnOffOtherServer(true, true, false), true);
+  assert.equal(offerToTurnOffOtherServer(true, false, false), false);
+  assert.equal(offerToTurnOffOtherServer(true, true, true), false);
+  assert.equal(offerToTurnOffOtherServer(false, true, false), false);
 });
 
 test("command arguments are the objects the server takes", () => {

@@ -1,5 +1,6 @@
 //! `strata check`: diagnostics of every module under a directory, as text like
-//! `terraform validate` or as JSON in the exact shape of `terraform validate -json`.
+//! `terraform validate`, as JSON in the exact shape of `terraform validate -json`, or in
+//! the formats CI systems read (SARIF, GitHub Actions annotations).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -9,9 +10,11 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
-use super::Format;
+pub use super::text::Colour;
+use super::text::{Place, TextDiagnostic};
+use super::CheckFormat;
 use crate::check::{validate_module, Diagnostic, Severity};
-use crate::module::Dialect;
+use crate::module::{Dialect, Module};
 use crate::text::{SourcePos, SourcePositions};
 use crate::workspace::{discover_modules, CallCycles, ModuleRoles, Workspace};
 
@@ -19,10 +22,11 @@ use crate::workspace::{discover_modules, CallCycles, ModuleRoles, Workspace};
 /// files first) and prints the result; exit status 1 when any error.
 pub fn run(
     dir: &Path,
-    format: Format,
+    format: CheckFormat,
     dialect: Option<Dialect>,
     core_version: Option<String>,
     (schema_files, no_plugins): (&[PathBuf], bool),
+    colour: Colour,
 ) -> Result<ExitCode> {
     let dir = readable_dir(dir)?;
 
@@ -36,32 +40,53 @@ pub fn run(
     let roles = ModuleRoles::of(&ws, &modules);
     let mut diagnostics: Vec<Diagnostic> = modules
         .iter()
-        .flat_map(|m| {
-            let children = |source: &str| {
-                crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
-            };
-            let role = roles.role(&m.dir);
-            ws.check_in_root_roles(m, &|merged, schemas| {
-                validate_module(m, merged, &children, schemas, role)
-            })
-        })
+        .flat_map(|m| module_diagnostics(&ws, m, &roles))
         .collect();
     diagnostics.extend(call_cycles(&ws, &modules, &roles));
-    diagnostics.retain(|d| d.severity != Severity::Information || format == Format::Text);
+    // Terraform reports no notes: only the text format, for people, shows Strata's own.
+    diagnostics.retain(|d| d.severity != Severity::Information || format == CheckFormat::Text);
 
-    let report = Report::new(&ws, &dir, &diagnostics);
+    let mut report = Report::new(&ws, &dir, &diagnostics);
     let mut out = std::io::stdout().lock();
     match format {
-        Format::Json => {
+        CheckFormat::Json => {
             serde_json::to_writer_pretty(&mut out, &report.json)?;
             writeln!(out)?;
         }
-        Format::Text => out.write_all(report.text().as_bytes())?,
+        CheckFormat::Text => {
+            let text = std::mem::take(&mut report.text);
+            out.write_all(super::text::render(text, colour).as_bytes())?
+        }
+        CheckFormat::Sarif => {
+            let log = super::sarif::log(&report.findings, &current_dir());
+            serde_json::to_writer_pretty(&mut out, &log)?;
+            writeln!(out)?;
+        }
+        CheckFormat::Github => {
+            let commands = super::annotations::workflow_commands(&report.findings, &current_dir());
+            out.write_all(commands.as_bytes())?
+        }
     }
     Ok(if report.json.error_count > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// The diagnostics of module `m` as `strata check` reports them, without the call
+/// cycles its calls close (those are reported once for the whole set).
+pub(super) fn module_diagnostics(
+    ws: &Workspace,
+    m: &Module,
+    roles: &ModuleRoles,
+) -> Vec<Diagnostic> {
+    let children = |source: &str| {
+        crate::workspace::local_child_dir(&m.dir, source).and_then(|d| ws.merged(&d))
+    };
+    let role = roles.role(&m.dir);
+    ws.check_in_root_roles(m, &|merged, schemas| {
+        validate_module(m, merged, &children, schemas, role)
     })
 }
 
@@ -83,6 +108,14 @@ fn call_cycles(
         }
     }
     out
+}
+
+/// The directory CI formats name files against: the current one, as the checkout's root
+/// in a CI job, made canonical like the checked directory so that prefixes match.
+fn current_dir() -> PathBuf {
+    std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .unwrap_or_default()
 }
 
 /// `dir` made absolute, or an error saying why it cannot be read as a directory.
@@ -126,20 +159,81 @@ struct JsonRange {
 
 struct Report {
     json: ValidateJson,
-    /// The source line of each diagnostic's start and the block it is in, for the text
-    /// format; `None` for a diagnostic in no file, which Terraform prints without a place.
-    lines: Vec<Option<(String, String)>>,
+    /// The diagnostics as the text format shows them.
+    text: Vec<TextDiagnostic>,
+    /// The same diagnostics with their codes and places, for the CI formats.
+    findings: Vec<Finding>,
+}
+
+/// One diagnostic as the CI formats (SARIF, workflow annotations) write it.
+pub(super) struct Finding {
+    /// How serious.
+    pub severity: Severity,
+    /// The rule's stable code.
+    pub code: &'static str,
+    /// Terraform's summary.
+    pub summary: String,
+    /// Terraform's detail.
+    pub detail: String,
+    /// Where; `None` for a diagnostic Terraform gives no range.
+    pub location: Option<Location>,
+    /// The other places that explain it, each with what it is.
+    pub related: Vec<(Location, String)>,
+}
+
+/// A range of one file.
+pub(super) struct Location {
+    /// The file: absolute, as the workspace names it.
+    pub path: PathBuf,
+    /// Start and end as Terraform counts them (columns in grapheme clusters).
+    pub start: SourcePos,
+    /// See `start`.
+    pub end: SourcePos,
+    /// The start and end columns in UTF-16 code units, 1-based.
+    pub utf16_columns: (usize, usize),
+}
+
+impl Location {
+    fn new(pos: &SourcePositions, path: &Path, span: crate::syntax::Span) -> Self {
+        let (start, end) = pos.range(span.start as usize, span.end as usize);
+        // `range` widens an empty range at the end of the text by one byte, as HCL does.
+        let widened = end.byte.saturating_sub(span.end as usize);
+        Location {
+            path: path.to_path_buf(),
+            start,
+            end,
+            utf16_columns: (
+                pos.utf16_column(span.start as usize),
+                pos.utf16_column(span.end as usize) + widened,
+            ),
+        }
+    }
 }
 
 impl Report {
     fn new(ws: &Workspace, root: &Path, diagnostics: &[Diagnostic]) -> Self {
         let mut positions: HashMap<PathBuf, SourcePositions> = HashMap::new();
         let mut out = Vec::new();
-        let mut lines = Vec::new();
+        let mut text = Vec::new();
+        let mut findings = Vec::new();
         for d in diagnostics {
-            let pos = positions.entry(d.path.clone()).or_insert_with(|| {
-                ws.file(&d.path)
-                    .map_or_else(|| SourcePositions::new(""), |f| f.positions())
+            let related = d
+                .related
+                .iter()
+                .filter(|r| !r.path.as_os_str().is_empty())
+                .map(|r| {
+                    let pos = positions_of(&mut positions, ws, &r.path);
+                    (Location::new(pos, &r.path, r.span), r.message.clone())
+                })
+                .collect();
+            let pos = positions_of(&mut positions, ws, &d.path);
+            findings.push(Finding {
+                severity: d.severity,
+                code: d.code,
+                summary: d.summary.clone(),
+                detail: d.detail.clone(),
+                location: (!d.is_placeless()).then(|| Location::new(pos, &d.path, d.span)),
+                related,
             });
             let (start, end) = if d.path.as_os_str().is_empty() {
                 // A diagnostic without a place: Terraform prints the zero range.
@@ -158,9 +252,27 @@ impl Report {
                 .unwrap_or(&d.path)
                 .to_string_lossy()
                 .into_owned();
-            lines.push(
-                (!d.is_placeless()).then(|| (pos.line_text(start.line), block_context(ws, d))),
-            );
+            text.push(TextDiagnostic {
+                severity: d.severity,
+                summary: d.summary.clone(),
+                detail: d.detail.clone(),
+                place: (!d.is_placeless() && d.has_range()).then(|| Place {
+                    filename: filename.clone(),
+                    line: start.line,
+                    context: block_context(ws, d),
+                    text: pos.line_text(start.line),
+                    // To the end of the line when the range goes on past it.
+                    columns: (
+                        start.column,
+                        if end.line == start.line {
+                            end.column
+                        } else {
+                            usize::MAX
+                        },
+                    ),
+                    bytes: (start.byte, end.byte),
+                }),
+            });
             out.push(JsonDiagnostic {
                 severity: match d.severity {
                     Severity::Error => "error",
@@ -186,33 +298,22 @@ impl Report {
                 warning_count,
                 diagnostics: out,
             },
-            lines,
+            text,
+            findings,
         }
     }
+}
 
-    fn text(&self) -> String {
-        let mut s = String::new();
-        for (d, place) in self.json.diagnostics.iter().zip(&self.lines) {
-            let label = match d.severity {
-                "error" => "Error",
-                "warning" => "Warning",
-                _ => "Note",
-            };
-            s.push_str(&format!("{label}: {}\n\n", d.summary));
-            if let (Some((line, context)), Some(range)) = (place, &d.range) {
-                s.push_str(&format!(
-                    "  on {} line {}{}:\n",
-                    range.filename, range.start.line, context
-                ));
-                s.push_str(&format!("  {:>3}: {}\n\n", range.start.line, line));
-            }
-            s.push_str(&format!("{}\n\n", d.detail));
-        }
-        if self.json.error_count == 0 {
-            s.push_str("Success! The configuration is valid.\n");
-        }
-        s
-    }
+/// The positions of the file at `path`, built once per file.
+fn positions_of<'a>(
+    positions: &'a mut HashMap<PathBuf, SourcePositions>,
+    ws: &Workspace,
+    path: &Path,
+) -> &'a SourcePositions {
+    positions.entry(path.to_path_buf()).or_insert_with(|| {
+        ws.file(path)
+            .map_or_else(|| SourcePositions::new(""), |f| f.positions())
+    })
 }
 
 /// `, in resource "a" "b"` when the diagnostic lies inside a top-level block.

@@ -1,13 +1,16 @@
 //! The command line: `serve`, `check`, and the shared options. A thin face over the same
 //! analysis the language server uses.
 
+mod annotations;
 mod check;
 mod diff;
 mod fmt;
 mod merged;
 mod plan;
+mod sarif;
 mod schema_json;
 mod schemas;
+mod text;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,19 +35,26 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the language server over standard input and output.
+    #[command(
+        after_help = "Example: an editor starts it as `strata serve` (or `strata serve --stdio`)."
+    )]
     Serve {
         /// Accepted for editors that always pass it; stdio is the only transport.
         #[arg(long)]
         stdio: bool,
     },
     /// Report the configuration errors of every module under DIR.
+    #[command(
+        after_help = "Examples:\n  strata check\n  strata check infra --format sarif > strata.sarif\n  strata check --dialect opentofu --no-color"
+    )]
     Check {
         /// The directory to check (default: the current one); sub-directories holding
         /// modules are checked too.
         dir: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Output format: text like `terraform validate`, its `-json`, SARIF 2.1.0 for
+        /// code scanning, or GitHub Actions workflow annotations.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         /// Dialect rules to apply (default: opentofu if a module has .tofu files).
         #[arg(long, value_enum)]
         dialect: Option<DialectArg>,
@@ -62,9 +72,16 @@ pub enum Command {
         /// directory); the cache, plugin cache and mirrors are still used.
         #[arg(long)]
         no_plugins: bool,
+        /// Plain text without colour; without it the text format is coloured as
+        /// Terraform colours it when standard output is a terminal and NO_COLOR is unset.
+        #[arg(long)]
+        no_color: bool,
     },
     /// Provider schemas: import a schema file into the cache, export what Strata finds,
     /// or show where each provider's schema comes from.
+    #[command(
+        after_help = "Examples:\n  terraform providers schema -json > schemas.json && strata schemas import schemas.json\n  strata schemas status"
+    )]
     Schemas {
         /// What to do.
         #[command(subcommand)]
@@ -72,10 +89,15 @@ pub enum Command {
     },
     /// Preview what `terraform plan` would do for the module in DIR, from its
     /// configuration and prior state, without running Terraform or providers.
+    #[command(
+        after_help = "Examples:\n  strata plan\n  strata plan infra --var region=eu-west-1 --var-file prod.tfvars --format json"
+    )]
     Plan {
         /// The module directory (default: the current one).
         dir: Option<PathBuf>,
-        /// The prior state (default: terraform.tfstate in DIR; none means empty).
+        /// The prior state (default: terraform.tfstate in DIR; none means empty). A
+        /// relative path is resolved against DIR, as `terraform -chdir=DIR` does; a
+        /// file that does not exist is a warning and an empty state.
         #[arg(long)]
         state: Option<PathBuf>,
         /// Force replacement of this resource instance (repeatable).
@@ -90,7 +112,8 @@ pub enum Command {
         /// Set a root variable, NAME=VALUE (repeatable).
         #[arg(long = "var", value_name = "NAME=VALUE")]
         vars: Vec<String>,
-        /// Read root variable values from this file (repeatable).
+        /// Read root variable values from this file (repeatable). A relative path is
+        /// resolved against DIR, as for --state.
         #[arg(long = "var-file", value_name = "FILE")]
         var_files: Vec<PathBuf>,
         /// Output format.
@@ -106,6 +129,9 @@ pub enum Command {
         provider_schemas: Vec<PathBuf>,
     },
     /// Format files as `terraform fmt` does: rewrite those that change and list them.
+    #[command(
+        after_help = "Examples:\n  strata fmt --recursive\n  strata fmt --check --diff modules/"
+    )]
     Fmt {
         /// Files or directories (default: the current directory); `-` reads standard
         /// input and writes the result to standard output.
@@ -121,6 +147,7 @@ pub enum Command {
         recursive: bool,
     },
     /// Print the effective configuration of the module in DIR, overrides merged.
+    #[command(after_help = "Examples:\n  strata merged\n  strata merged infra --format json")]
     Merged {
         /// The module directory (default: the current one).
         dir: Option<PathBuf>,
@@ -135,6 +162,25 @@ pub enum Command {
         /// say which names are blocks.
         #[arg(long = "provider-schemas", value_name = "FILE")]
         provider_schemas: Vec<PathBuf>,
+    },
+    /// Print the shell completion script for SHELL on standard output.
+    #[command(
+        after_help = "Example, for bash: strata completions bash > ~/.local/share/bash-completion/completions/strata"
+    )]
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page strata(1), in roff, on standard output, or write it and a
+    /// page for each subcommand (strata-check(1), strata-schemas-import(1), ...) into DIR.
+    #[command(
+        after_help = "Examples:\n  strata man | man -l -\n  strata man --out-dir ~/.local/share/man/man1"
+    )]
+    Man {
+        /// Write strata.1 and the subcommands' pages into this directory instead.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
     },
 }
 
@@ -155,6 +201,19 @@ pub enum Format {
     Text,
     /// Machine-readable, in the shape of Terraform's `-json` output.
     Json,
+}
+
+/// `strata check --format` values: the common formats and those CI systems read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Human-readable, like `terraform validate`.
+    Text,
+    /// `terraform validate -json`.
+    Json,
+    /// SARIF 2.1.0, for code scanning (one rule per diagnostic code and summary).
+    Sarif,
+    /// GitHub Actions workflow commands: one `::error` or `::warning` annotation a line.
+    Github,
 }
 
 /// `--dialect` values.
@@ -223,12 +282,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             terraform_version,
             provider_schemas,
             no_plugins,
+            no_color,
         } => check::run(
             &dir.unwrap_or_else(|| PathBuf::from(".")),
             format,
             dialect.map(Dialect::from),
             terraform_version,
             (&provider_schemas, no_plugins),
+            check::Colour::wanted(no_color),
         ),
         Command::Schemas { command } => schemas::run(command),
         Command::Plan {
@@ -298,5 +359,22 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             dialect.map(Dialect::from),
             &provider_schemas,
         ),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "strata", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { out_dir } => {
+            // The pages name each other; `help` is no page of its own.
+            let command = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+            match out_dir {
+                Some(dir) => clap_mangen::generate_to(command, &dir)
+                    .with_context(|| format!("writing manual pages into {}", dir.display()))?,
+                None => clap_mangen::Man::new(command)
+                    .render(&mut std::io::stdout().lock())
+                    .context("writing the manual page")?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! `strata plan`: the plan preview of the module in a directory, as text that reads like
 //! `terraform plan` or as JSON (DESIGN.md's shape). Exit status 1 when planning reports
-//! errors; 2 when the directory or the state cannot be read.
+//! errors; 2 when the directory or the state cannot be read. A `--state` or
+//! `--var-file` path is resolved against the module directory.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -24,7 +25,15 @@ pub fn run(
     schema_files: &[PathBuf],
 ) -> Result<ExitCode> {
     let (dir, ws, module) = super::load_module(dir, dialect, schema_files)?;
-    let plan = ws.plan_module(&dir, state, options)?;
+    // Against DIR, as --var-file paths are (and as `terraform -chdir=DIR` reads both).
+    let state = state.map(|s| dir.join(s));
+    if let Some(path) = state.as_deref().filter(|p| p.symlink_metadata().is_err()) {
+        eprintln!(
+            "strata: warning: the state file {} does not exist; planning against an empty state",
+            path.display()
+        );
+    }
+    let plan = ws.plan_module(&dir, state.as_deref(), options)?;
     let positions = PlanPositions::new(&ws, &dir);
     let mut out = std::io::stdout().lock();
     match format {

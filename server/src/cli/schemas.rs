@@ -21,6 +21,9 @@ use crate::workspace::{discover_modules, Workspace};
 pub enum SchemasCommand {
     /// Put the providers of a schema file (`terraform providers schema -json`) into the
     /// cache, so that later runs use them where no binary can be run.
+    #[command(
+        after_help = "Example:\n  terraform providers schema -json > schemas.json && strata schemas import schemas.json"
+    )]
     Import {
         /// The schema file.
         file: PathBuf,
@@ -37,6 +40,7 @@ pub enum SchemasCommand {
     /// in the format of `terraform providers schema -json` (one version of each
     /// provider: the first root module's); a provider the root modules lock at several
     /// versions also gets DIR/<host>/<namespace>/<type>/<version>/schemas.json for each.
+    #[command(after_help = "Example:\n  strata schemas export --dir infra provider-schemas")]
     Export {
         /// Where to write schemas.json.
         out: PathBuf,
@@ -45,6 +49,7 @@ pub enum SchemasCommand {
     },
     /// Print where the schema of each provider the modules under --dir need comes from,
     /// or why there is none.
+    #[command(after_help = "Example:\n  strata schemas status --dir infra --no-plugins")]
     Status {
         #[command(flatten)]
         sources: Sources,

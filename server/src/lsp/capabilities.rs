@@ -20,6 +20,8 @@ pub struct Setup {
     pub work_done_progress: bool,
     /// The client expands snippets in completion items.
     pub snippets: bool,
+    /// The refresh requests the client accepts.
+    pub refresh: super::refresh::RefreshSupport,
 }
 
 /// Reads the client's capabilities and options.
@@ -52,6 +54,7 @@ pub fn negotiate(params: &InitializeParams) -> Setup {
             .and_then(|w| w.work_done_progress)
             .unwrap_or(false),
         snippets: super::completion::snippet_support(params),
+        refresh: super::refresh::RefreshSupport::of(params),
     }
 }
 

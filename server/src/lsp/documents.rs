@@ -48,6 +48,7 @@ impl Server {
         });
         match result {
             Ok(Ok(module)) => {
+                self.refresh_others(&path, &module);
                 self.publish(module);
                 None
             }
@@ -72,6 +73,8 @@ impl Server {
         if let Ok(Some(module)) = module {
             self.publish(module);
         }
+        // A saved file is what plans and other modules' lenses read.
+        self.refresher.request();
     }
 
     pub(super) fn close_document(&self, params: DidCloseTextDocumentParams) {
@@ -102,6 +105,8 @@ impl Server {
         }
         if let Some(module) = module {
             let gone = !module.sources.iter().any(|s| s.path == path);
+            // Back to its text on disk, or gone.
+            self.refresh_others(&path, &module);
             self.publish(module);
             if gone {
                 // Closed and not on disk: its diagnostics go with it.
@@ -139,6 +144,8 @@ impl Server {
         if !installed.is_empty() {
             self.reload_schemas(schemas::Reload::Roots(installed));
         }
+        // A configuration file, a state file or `.tfvars`: what lenses and tokens show.
+        self.refresher.request();
         touched.sort_by(|a, b| a.dir.cmp(&b.dir));
         touched.dedup_by(|a, b| a.dir == b.dir);
         for module in touched {
@@ -164,9 +171,24 @@ impl Server {
                 self.publish(module);
             }
         }
+        // The state path, the dialect and the version change plans and lenses.
+        self.refresher.request();
         let schema_settings = schemas::schema_settings(&params.settings).unwrap_or_default();
         if self.schemas.configure(schema_settings) {
             self.reload_schemas(schemas::Reload::Full);
+        }
+    }
+
+    /// Asks for a refresh when another document of `module` is open: a change of `path`
+    /// changes that document's lenses and tokens (overrides and their bases), which its
+    /// client does not ask for again by itself.
+    fn refresh_others(&self, path: &std::path::Path, module: &crate::module::Module) {
+        let others_open = module
+            .sources
+            .iter()
+            .any(|s| s.path != path && self.workspace.is_open(&s.path));
+        if others_open {
+            self.refresher.request();
         }
     }
 }

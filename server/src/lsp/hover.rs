@@ -175,11 +175,11 @@ fn tfvars_hover(ws: &Workspace, path: &Path, offset: usize) -> Option<(Span, Str
     Some((span, effective_block(&m, ObjectRef::Variable(v))))
 }
 
-/// The effective block with the list of the files it is assembled from.
+/// The effective block, under the list of the files it is assembled from (above it, so
+/// that a long block does not push where it comes from out of the hover's view).
 fn effective_block(m: &MergedModule, object: ObjectRef<'_>) -> String {
     let p = object.provenance();
-    let mut out = code(&render_object(m, object));
-    out.push_str(&format!("\n\nDeclared in `{}`", m.describe(p.decl)));
+    let mut out = format!("Declared in `{}`", m.describe(p.decl));
     if !p.overrides.is_empty() {
         let list: Vec<String> = p
             .overrides
@@ -188,6 +188,8 @@ fn effective_block(m: &MergedModule, object: ObjectRef<'_>) -> String {
             .collect();
         out.push_str(&format!("; overridden by {}", list.join(", ")));
     }
+    out.push_str("\n\n");
+    out.push_str(&code(&render_object(m, object)));
     out
 }
 

@@ -27,6 +27,7 @@ mod links;
 mod navigation;
 mod plan;
 mod references;
+mod refresh;
 mod running;
 mod schemas;
 mod semantic_tokens;
@@ -108,6 +109,8 @@ pub struct Server {
     /// Answers serialised ahead of time, which the transport puts in their stand-ins'
     /// place.
     prepared: Arc<transport::Prepared>,
+    /// Asks the client to request code lenses and semantic tokens again.
+    refresher: refresh::Refresher,
 }
 
 impl Server {
@@ -129,6 +132,7 @@ impl Server {
             symbols: Default::default(),
             outlines: Default::default(),
             prepared,
+            refresher: Default::default(),
         }
     }
 
@@ -220,10 +224,18 @@ impl LanguageServer for Server {
             publisher: self.publisher.clone(),
             session: self.session.clone(),
         };
+        self.refresher.start(
+            self.client.clone(),
+            self.state.refresh_support(),
+            self.session.clone(),
+        );
         // Provider schemas follow the modules indexing finds.
         let schemas = self.schema_load(schemas::Reload::Full);
+        let refresher = self.refresher.clone();
         tokio::spawn(async move {
             indexer.run().await;
+            // The lenses of documents opened while indexing may lack other modules.
+            refresher.request();
             schemas.await;
         });
         if self.state.client_watches_files() {
@@ -602,9 +614,10 @@ impl LanguageServer for Server {
                     .and_then(|p| p.parent().map(Path::to_path_buf))
                     .unwrap_or_default();
                 let (ws, state) = (self.workspace.clone(), self.state.state_path());
+                let encoding = self.state.encoding();
                 let what = format!("{} of {}", plan::PLAN_PREVIEW, dir.display());
                 self.analyse_module(&dir, what, move || {
-                    plan::plan_preview(&ws, args, state.as_deref())
+                    plan::plan_preview(&ws, args, state.as_deref(), encoding)
                 })
                 .await?
                 .map(Some)

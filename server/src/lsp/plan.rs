@@ -1,5 +1,6 @@
 //! The plan preview in the editor: the `strata.planPreview` command (the plan JSON plus
-//! its rendered text) and, when a module has a prior state, a code lens above each
+//! its rendered text and, for editors' plan views, where each change is declared and
+//! what it does in words) and, when a module has a prior state, a code lens above each
 //! resource block with its planned action. Only the module of the document is planned.
 
 use std::collections::BTreeMap;
@@ -48,11 +49,15 @@ pub fn state_path(dir: &Path, setting: Option<&str>) -> PathBuf {
     }
 }
 
-/// Runs `strata.planPreview`; an `Err` is a message for an invalid-params error.
+/// Runs `strata.planPreview`; an `Err` is a message for an invalid-params error. Besides
+/// `show -json`'s keys and `rendered`, the answer has `places`: for each entry of
+/// `resource_changes`, in the same order, its `description` (the lens's words, with
+/// Terraform's reason) and, when declared in a file, the block's `uri` and `range`.
 pub fn plan_preview(
     ws: &Workspace,
     args: PlanArgs,
     state_setting: Option<&str>,
+    encoding: PositionEncoding,
 ) -> Result<Value, String> {
     let path = convert::path_of(&args.uri).ok_or("the uri must be a file: URI")?;
     let dir = path
@@ -102,7 +107,28 @@ pub fn plan_preview(
         .map_or(crate::module::Dialect::Terraform, |m| m.dialect);
     let mut out = plan_json(&plan, &range);
     out["rendered"] = json!(render_text(&plan, dialect, &place));
+    out["places"] = json!(places(ws, &plan, encoding));
     Ok(out)
+}
+
+/// `places` of the answer: each change's words and declaration, in plan order.
+fn places(ws: &Workspace, plan: &Plan, encoding: PositionEncoding) -> Vec<Value> {
+    let mut texts = convert::Texts::new(ws);
+    plan.changes
+        .iter()
+        .map(|c| {
+            let mut place = json!({ "description": describe(c) });
+            if let Some((path, span)) = &c.declared_at {
+                if let (Some(uri), Some(range)) =
+                    (convert::uri_of(path), texts.range(path, *span, encoding))
+                {
+                    place["uri"] = json!(uri);
+                    place["range"] = json!(range);
+                }
+            }
+            place
+        })
+        .collect()
 }
 
 /// A code lens above each resource block of `path` with its planned action, when the

@@ -30,8 +30,11 @@ impl Server {
             self.session.clone(),
         );
         let watch = self.state.client_watches_files();
+        let refresher = self.refresher.clone();
         async move {
             load.await;
+            // Plans, lenses and `deprecated` tokens read the schemas.
+            refresher.request();
             // The roots just resolved may keep their providers where no glob looks.
             if watch {
                 schemas.watch_data_dirs(&client, &session).await;

@@ -10,6 +10,7 @@ use tower_lsp_server::ls_types::InitializeParams;
 
 use super::capabilities::Setup;
 use super::convert;
+use super::refresh::RefreshSupport;
 use crate::text::PositionEncoding;
 
 /// Session-wide settings and flags; cheap to read from any handler.
@@ -21,6 +22,8 @@ pub struct State {
     work_done_progress: AtomicBool,
     /// The client expands snippets in completion items.
     snippets: AtomicBool,
+    /// The refresh requests the client accepts.
+    refresh: RwLock<RefreshSupport>,
     shut_down: AtomicBool,
     /// The `strata.plan.statePath` setting.
     state_path: RwLock<Option<String>>,
@@ -54,6 +57,14 @@ impl State {
         self.work_done_progress
             .store(setup.work_done_progress, Ordering::Relaxed);
         self.snippets.store(setup.snippets, Ordering::Relaxed);
+        if let Ok(mut r) = self.refresh.write() {
+            *r = setup.refresh;
+        }
+    }
+
+    /// The refresh requests the client accepts.
+    pub fn refresh_support(&self) -> RefreshSupport {
+        self.refresh.read().map(|r| *r).unwrap_or_default()
     }
 
     /// Whether the client expands snippets in completion items.

@@ -34,10 +34,12 @@ pub use address::{compare_instances, InstanceAddr, ModulePath, ResourceAddr, Tar
 pub use output::{plan_json, RangeOf};
 pub use planner::{call_cycle_detail, MODULE_CALL_CYCLE};
 pub use providers::UNKNOWN_PROVIDER_CAVEAT;
+// Terraform's word wrapping, which `strata check`'s text format shares.
 pub use state::{
     parse_state, read_state, InstanceKey, InstanceStatus, ResourceMode, State, StateError,
     StateInstance, StateOutput, StateResource,
 };
+pub(crate) use text::wrap;
 pub use text::{render_text, PlaceOf};
 pub use variables::{
     definitions, root_values, unsuitable_in_file, variable_type, Definition, VariableInputs,

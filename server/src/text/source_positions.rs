@@ -139,6 +139,15 @@ impl SourcePositions {
         (from, to)
     }
 
+    /// The 1-based column of byte `offset` in UTF-16 code units, the column kind SARIF
+    /// and most editors count in, where [`SourcePositions::at`] counts as HCL does.
+    pub fn utf16_column(&self, offset: usize) -> usize {
+        let offset = floor_char_boundary(&self.text, offset);
+        let line = self.starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let prefix = &self.text[self.starts[line]..offset];
+        prefix.encode_utf16().count() + 1
+    }
+
     /// The text of the 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> String {
         let Some(&start) = line.checked_sub(1).and_then(|l| self.starts.get(l)) else {

@@ -109,6 +109,49 @@ function M.effective(bufnr)
     end)
 end
 
+--- The highlight group each semantic token type and modifier of the server's legend is
+--- linked to (`default`, so a colour scheme's own links win). "overridden" marks what an
+--- override file replaces: shown dimmed, as unused code is.
+M.highlights = {
+  ["@lsp.type.namespace"] = "@module",
+  ["@lsp.type.type"] = "@type",
+  ["@lsp.type.class"] = "@type",
+  ["@lsp.type.parameter"] = "@variable.parameter",
+  ["@lsp.type.variable"] = "@variable",
+  ["@lsp.type.property"] = "@property",
+  ["@lsp.type.function"] = "@function",
+  ["@lsp.type.keyword"] = "@keyword",
+  ["@lsp.type.string"] = "@string",
+  ["@lsp.type.number"] = "@number",
+  ["@lsp.type.operator"] = "@operator",
+  ["@lsp.type.comment"] = "@comment",
+  ["@lsp.mod.readonly"] = "@constant",
+  ["@lsp.mod.deprecated"] = "DiagnosticDeprecated",
+  ["@lsp.mod.overridden"] = "DiagnosticUnnecessary",
+}
+
+--- The command that installs the server, said when it is missing.
+M.install_command = "cargo install --locked --path server  (in a clone of Strata)"
+
+--- Says once, when the first Terraform file opens, that the server's binary is missing.
+local function report_missing_binary(opts)
+  local reported = false
+  vim.api.nvim_create_autocmd("FileType", {
+    pattern = opts.filetypes,
+    group = vim.api.nvim_create_augroup("strata-missing-binary", { clear = true }),
+    callback = function()
+      if reported or vim.fn.executable(opts.cmd[1]) == 1 then
+        return
+      end
+      reported = true
+      vim.notify(
+        ("Strata: the server `%s` is not on PATH; install it with: %s"):format(opts.cmd[1], M.install_command),
+        vim.log.levels.WARN
+      )
+    end,
+  })
+end
+
 --- Registers the server and the commands; `opts` as `M.defaults` describes.
 function M.setup(opts)
   opts = vim.tbl_deep_extend("force", M.defaults, opts or {})
@@ -125,6 +168,10 @@ function M.setup(opts)
     settings = settings,
   })
   vim.lsp.enable("strata")
+  for group, target in pairs(M.highlights) do
+    vim.api.nvim_set_hl(0, group, { link = target, default = true })
+  end
+  report_missing_binary(opts)
   vim.api.nvim_create_user_command("StrataPlan", function()
     M.plan()
   end, { desc = "Strata: preview the plan of this module" })

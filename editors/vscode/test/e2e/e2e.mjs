@@ -1,17 +1,19 @@
-// Drives code-server in chromium: correcting a wrong strata.server.path in the Settings
-// editor (to STRATA_BINARY) starts the server without a restart, the diagnostic in the Problems
-// panel, hover with the effective block highlighted, "Strata: Plan Preview", the Outline
-// view of an override file, Format Document (the saved file must be EXPECTED_FMT, what
-// `terraform fmt` made) and Rename Symbol adding a `moved` block. A screenshot per step in
-// OUT_DIR.
-//   node e2e.mjs URL OUT_DIR WORKSPACE_DIR EXPECTED_FMT STRATA_BINARY
+// Drives code-server in chromium: the server the package carries starts with no strata on
+// PATH; naming another binary (SETTING_BINARY, which touches SETTING_MARK when it starts) in
+// strata.server.path in the Settings editor switches to it without a restart; the
+// diagnostic in the Problems panel, hover with the effective block highlighted, "Strata:
+// Plan Preview", the Plan view (grouped by action, a click reveals the block) and its status
+// bar item, the Outline view of an override file, Format Document (the saved file must be
+// EXPECTED_FMT, what `terraform fmt` made) and Rename Symbol adding a `moved` block. A
+// screenshot per step in OUT_DIR.
+//   node e2e.mjs URL OUT_DIR WORKSPACE_DIR EXPECTED_FMT SETTING_BINARY SETTING_MARK
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
-const [url, out, workspace, expectedFmt, strata] = process.argv.slice(2);
+const [url, out, workspace, expectedFmt, strata, settingMark] = process.argv.slice(2);
 const shot = (page, name) => page.screenshot({ path: path.join(out, `${name}.png`) });
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
@@ -78,23 +80,28 @@ try {
     throw new Error(`${file} is\n${got}\nexpected\n${want}`);
   };
 
-  // 0. strata.server.path names no binary: the status bar says so. Setting it right in the
-  // Settings editor starts the server, with no Restart Server.
-  await page.locator(".statusbar-item", { hasText: "Strata: not found" }).first().waitFor({ timeout: 60000 });
-  await shot(page, "0-not-found");
+  // 0. No strata.server.path and no strata on PATH: the binary inside the package serves.
+  // Naming another one in the Settings editor switches to it, with no Restart Server.
+  await page.locator(".statusbar-item", { hasText: "Strata: ready" }).first().waitFor({ timeout: 60000 });
+  await shot(page, "0-bundled");
+  console.log("ok: the server inside the package starts with no strata on PATH");
   await palette("Preferences: Open User Settings");
   await page.locator(".settings-editor").waitFor({ timeout: 30000 });
   await page.keyboard.type("strata.server.path");
   await page.locator(".settings-editor", { hasText: "1 Setting Found" }).waitFor({ timeout: 30000 });
   const setting = page.locator(".settings-editor .setting-item-text input").first();
   await setting.waitFor({ timeout: 30000 });
-  if (!(await setting.inputValue()).endsWith("no-strata-here")) {
-    throw new Error(`not the strata.server.path input: ${await setting.inputValue()}`);
+  if ((await setting.inputValue()) !== "") {
+    throw new Error(`not the empty strata.server.path input: ${await setting.inputValue()}`);
   }
   await setting.fill(strata);
   await page.keyboard.press("Tab");
+  for (let tries = 0; !fs.existsSync(settingMark); tries++) {
+    if (tries > 600) throw new Error(`${strata} was not started after the setting changed`);
+    await page.waitForTimeout(100);
+  }
   await page.locator(".statusbar-item", { hasText: "Strata: ready" }).first().waitFor({ timeout: 60000 });
-  console.log("ok: setting strata.server.path starts the server without a restart");
+  console.log("ok: setting strata.server.path switches the server without a restart");
   // Close the Settings editor (a modal in recent versions: Escape clears its search first).
   for (let tries = 0; tries < 5 && (await page.locator(".settings-editor").isVisible()); tries++) {
     await page.keyboard.press("Escape");
@@ -117,9 +124,21 @@ try {
   await goToLine("main.tf", 'resource "null_resource" "web"');
   const label = page.locator(".monaco-editor .view-line span", { hasText: '"web"' }).first();
   await label.waitFor();
-  await label.hover();
+  // The code lenses above the block move it down when they arrive (and again when the
+  // server's refresh requests bring the planned action): hover once they are there, and
+  // again if the text moved under the pointer.
+  await page.locator(".codelens-decoration", { hasText: "will be replaced" }).first().waitFor({ timeout: 60000 });
   const hover = page.locator(".monaco-hover", { hasText: 'version = "2"' });
-  await hover.first().waitFor({ timeout: 30000 });
+  for (let tries = 0; ; tries++) {
+    await page.mouse.move(0, 0);
+    await label.hover();
+    try {
+      await hover.first().waitFor({ timeout: 10000 });
+      break;
+    } catch (e) {
+      if (tries >= 2) throw e;
+    }
+  }
   // The effective block is a ```hcl code block, highlighted by the Terraform grammar: its
   // tokens carry several colours (plain text would be one).
   const colours = await hover.first().locator("span[class^='mtk']")
@@ -129,12 +148,41 @@ try {
   console.log("ok: hover shows the effective block, highlighted");
   await page.keyboard.press("Escape");
 
-  // 3. Strata: Plan Preview opens the plan beside the editor.
+  // 3. Strata: Plan Preview opens the plan beside the editor, its long lines wrapped: the
+  // editor shows more lines than line numbers.
   await palette("Strata: Plan Preview");
-  const plan = page.locator(".monaco-editor .view-line", { hasText: "Plan: 1 to add, 1 to change, 1 to destroy." });
+  const planEditor = page.locator(".editor-group-container", { has: page.locator('.tab.active[aria-label^="plan"]') })
+    .locator(".monaco-editor").first();
+  const plan = planEditor.locator(".view-line", { hasText: '-/+ resource "null_resource"' });
   await plan.first().waitFor({ timeout: 60000 });
+  const rows = await planEditor.locator(".view-line").count();
+  const numbers = await planEditor.locator(".line-numbers").count();
+  if (!(rows > numbers)) throw new Error(`the plan is not wrapped: ${rows} rows, ${numbers} line numbers`);
   await shot(page, "3-plan-preview");
-  console.log("ok: Plan Preview shows the plan");
+  console.log("ok: Plan Preview shows the plan, word-wrapped");
+
+  // 3b. The Plan view: the module's resources grouped by action with Terraform's reasons,
+  // the status bar's counts, and a click on a change reveals its block.
+  await page.locator(".statusbar-item", { hasText: "Plan: ~1 ±1" }).first().waitFor({ timeout: 60000 });
+  await palette("Explorer: Focus on Strata Plan View");
+  const planRow = (text) => page.locator(".pane-body .monaco-list-row", { hasText: text }).first();
+  await planRow("Replace (1)").waitFor({ timeout: 30000 });
+  await planRow("Update in place (1)").waitFor({ timeout: 30000 });
+  const web = planRow("null_resource.web");
+  await web.waitFor({ timeout: 30000 });
+  const webText = await web.innerText();
+  if (!webText.includes("will be replaced")) throw new Error(`plan view row: ${webText}`);
+  await shot(page, "3b-plan-view");
+  await openFile("main.tf");
+  await page.keyboard.press("Control+Home");
+  await page.locator(".statusbar-item", { hasText: "Ln 1, Col 1" }).first().waitFor({ timeout: 30000 });
+  await palette("Explorer: Focus on Strata Plan View");
+  await web.click();
+  const webLine = fs.readFileSync(path.join(workspace, "main.tf"), "utf8").split("\n")
+    .findIndex((l) => l.startsWith('resource "null_resource" "web"')) + 1;
+  await page.locator(".statusbar-item", { hasText: new RegExp(`Ln ${webLine}, Col \\d+`) }).first()
+    .waitFor({ timeout: 30000 });
+  console.log("ok: the Plan view groups the changes by action with their reasons; a click reveals the block; the status bar counts them");
 
   // 4. The Outline view of the override file: Terraform's names, each block marked as the
   // override of the block it changes in main.tf. (One editor group from here on.)

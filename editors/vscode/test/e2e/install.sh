@@ -15,7 +15,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+  # Only what is missing, never `upgrade`: what is installed stays as it is unless a missing
+  # package needs a newer version of it (--no-upgrade keeps named packages as they are).
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends --no-upgrade "${missing[@]}"
 fi
 
 if [ ! -x "$tools/node_modules/.bin/code-server" ]; then

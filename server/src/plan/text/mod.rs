@@ -20,7 +20,7 @@ mod structured;
 #[cfg(test)]
 mod tests;
 mod transform;
-mod wrap;
+pub(crate) mod wrap;
 
 use std::collections::BTreeMap;
 use std::path::Path;
