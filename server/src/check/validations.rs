@@ -26,6 +26,7 @@
 //! Left out: values Strata does not know wholly, and calls in modules other than the root.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use super::evaluation::reportable;
 use super::functions::call_problem;
@@ -44,9 +45,11 @@ pub const VARIABLE_VALIDATION: &str = "variable-validation";
 
 /// Where the value being validated comes from, for the diagnostic's place.
 #[derive(Clone, Copy)]
-enum ValueAt {
+enum ValueAt<'a> {
     /// An argument of the caller (or a root variable's declaration), in `module`.
     Written(Origin),
+    /// A root variable's value in a variables file: the file and the value's range.
+    File(&'a Path, Span),
     /// A default: Terraform gives no place.
     Nowhere,
 }
@@ -58,7 +61,7 @@ struct Rules<'a> {
     variable: &'a Variable,
     /// The module the value's place is in (the caller, or the module itself).
     place_module: &'a MergedModule,
-    value_at: ValueAt,
+    value_at: ValueAt<'a>,
     /// How the rule's place is written in messages: relative to the root module.
     rule_path: &'a dyn Fn(Origin) -> String,
     /// Whether the value is known (a child's), so that evaluation errors it causes are
@@ -127,15 +130,16 @@ pub(crate) fn root_at_plan(
     schemas: &dyn ProviderSchemaSource,
     values: &BTreeMap<String, Value>,
     defaulted: &dyn Fn(&str) -> bool,
+    in_files: &BTreeMap<String, (PathBuf, Span)>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let own = |o: Origin| range_text(m, o);
     let scope = WalkScope::with_values(m, schemas, values);
     for variable in m.variables.values() {
-        let value_at = if defaulted(&variable.name) {
-            ValueAt::Written(variable.provenance.decl)
-        } else {
-            ValueAt::Nowhere
+        let value_at = match in_files.get(&variable.name) {
+            Some((path, span)) => ValueAt::File(path, *span),
+            None if defaulted(&variable.name) => ValueAt::Written(variable.provenance.decl),
+            None => ValueAt::Nowhere,
         };
         let rules = Rules {
             module: m,
@@ -321,6 +325,11 @@ impl Rules<'_> {
                 summary,
                 detail,
             ),
+            ValueAt::File(path, span) => Diagnostic {
+                path: path.to_path_buf(),
+                span,
+                ..Diagnostic::without_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
+            },
             ValueAt::Nowhere => {
                 Diagnostic::without_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
                     .at_zero_range()

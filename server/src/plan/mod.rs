@@ -8,6 +8,7 @@
 //! decide is taken from `providers`. `output` writes the plan as JSON and as text.
 
 mod address;
+mod apply_cycles;
 mod drift;
 mod move_graph;
 mod move_validation;
@@ -38,7 +39,7 @@ pub use state::{
     parse_state, read_state, InstanceKey, InstanceStatus, ResourceMode, State, StateError,
     StateInstance, StateOutput, StateResource,
 };
-pub use text::{render_text, PlaceOf};
+pub use text::{render_text, snippet, PlaceOf};
 pub use variables::VariableInputs;
 
 /// Which kind of plan (spec §4.11, §4.12).

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::address::{compare_instances, InstanceAddr, ModulePath, Target};
+use super::apply_cycles::apply_graph_cycles;
 use super::moves::{self, Object};
 use super::state::{InstanceKey, ResourceMode, State};
 use super::variables::root_values;
@@ -29,6 +30,7 @@ mod conditions;
 mod data;
 mod expansion;
 mod files;
+mod ignore_changes;
 mod imports;
 mod instances;
 mod managed;
@@ -144,6 +146,12 @@ pub(super) struct Planner<'a> {
     pub claimed: RefCell<HashSet<InstanceAddr>>,
     forced_cbd: RefCell<HashMap<usize, HashSet<ResourceKey>>>,
     imports: RefCell<HashMap<InstanceAddr, Value>>,
+    /// The import targets whose resource no configuration declares: Terraform still
+    /// expands each as a resource of one instance (config generation would write it).
+    pub unconfigured_imports: RefCell<HashSet<InstanceAddr>>,
+    /// What the data sources of `check` blocks read, by module instance: their own
+    /// check's assertions refer to them.
+    scoped: RefCell<HashMap<(usize, ResourceKey), Value>>,
     /// The moves an object at the destination blocked, as `(from, to)`.
     blocked_moves: Vec<(String, String)>,
     /// The evaluation steps every expression of the plan shares.
@@ -226,6 +234,8 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         claimed: RefCell::default(),
         forced_cbd: RefCell::default(),
         imports: RefCell::default(),
+        unconfigured_imports: RefCell::default(),
+        scoped: RefCell::default(),
         blocked_moves: Vec::new(),
         budget: Budget::default(),
         nesting: Cell::new(0),
@@ -298,6 +308,11 @@ impl<'a> Planner<'a> {
         };
         let mut changes = self.changes.take();
         changes.sort_by(order);
+        if self.errors.borrow().is_empty() {
+            // Terraform builds the apply graph of a plan that succeeded, for its cycles.
+            let cycles = apply_graph_cycles(&changes, &self.objects);
+            self.errors.borrow_mut().extend(cycles);
+        }
         let mut drift = match self.options.mode {
             PlanMode::RefreshOnly => self.moved_drift(),
             _ => Vec::new(),
