@@ -260,10 +260,9 @@ pub fn text_difference(dir: &Path, recorded: &Value) -> Option<Difference> {
     Some(Difference::new(Aspect::Text, detail?))
 }
 
-/// The lines of the diagnostics' source snippets, sorted: each `  on FILE line N, in
-/// CONTEXT:` and each numbered source line (`  12: input = var.x`). Terraform's
-/// `  with ADDRESS,` lines and the `├────` notes of the expression's values are not
-/// compared: Strata's diagnostics carry neither the address nor the expression's scope.
+/// The lines of the diagnostics' source snippets, sorted: each `  with ADDRESS,`, each
+/// `  on FILE line N, in CONTEXT:`, each numbered source line (`  12: input = var.x`)
+/// and the notes of the expression's values (`    │ var.x is "a"` under `├────`).
 fn snippet_lines(text: &str) -> String {
     let numbered = |l: &str| {
         let t = l.trim_start();
@@ -272,7 +271,13 @@ fn snippet_lines(text: &str) -> String {
     };
     let mut lines: Vec<&str> = text
         .lines()
-        .filter(|l| (l.starts_with("  on ") && l.ends_with(':')) || numbered(l))
+        .filter(|l| {
+            (l.starts_with("  on ") && l.ends_with(':'))
+                || (l.starts_with("  with ") && l.ends_with(','))
+                || l.starts_with("    ├─")
+                || l.starts_with("    │ ")
+                || numbered(l)
+        })
         .collect();
     lines.sort_unstable();
     lines.join("\n")

@@ -34,7 +34,7 @@ use super::marks::{Mark, Marks};
 use super::module_arguments::{final_value, in_caller_terms, local_calls};
 use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
-use crate::eval::{evaluate, Value};
+use crate::eval::{evaluate, expression_values, Causes, ExpressionValue, Value};
 use crate::merge::{MergedModule, Nested, Origin, Variable};
 use crate::schema::ProviderSchemaSource;
 use crate::syntax::{json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, Syntax};
@@ -131,8 +131,9 @@ pub(crate) fn root_at_plan(
     values: &BTreeMap<String, Value>,
     defaulted: &dyn Fn(&str) -> bool,
     in_files: &BTreeMap<String, (PathBuf, Span)>,
-) -> Vec<Diagnostic> {
+) -> Vec<(Diagnostic, Vec<ExpressionValue>)> {
     let mut out = Vec::new();
+    let mut notes = BTreeMap::new();
     let own = |o: Origin| range_text(m, o);
     let scope = WalkScope::with_values(m, schemas, values);
     for variable in m.variables.values() {
@@ -150,9 +151,12 @@ pub(crate) fn root_at_plan(
             given: true,
             schemas,
         };
-        rules.run_in(&scope, &mut out);
+        notes.extend(rules.run_in(&scope, &mut out));
     }
-    out
+    out.into_iter()
+        .enumerate()
+        .map(|(i, d)| (d, notes.remove(&i).unwrap_or_default()))
+        .collect()
 }
 
 impl Rules<'_> {
@@ -162,8 +166,15 @@ impl Rules<'_> {
         self.run_in(&scope, out);
     }
 
-    /// The rules, with the names `scope` gives.
-    fn run_in(&self, scope: &WalkScope<'_>, out: &mut Vec<Diagnostic>) {
+    /// The rules, with the names `scope` gives. Returns, for each failed rule, the index
+    /// of its diagnostic in `out` and the values of its condition's references (what
+    /// Terraform prints under it: the condition is the diagnostic's expression).
+    fn run_in(
+        &self,
+        scope: &WalkScope<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Vec<(usize, Vec<ExpressionValue>)> {
+        let mut failed = Vec::new();
         let unknown = WalkScope::new(self.module, self.schemas);
         for rule in &self.variable.validations {
             let json = self.module.file(rule.file).syntax.syntax == Syntax::Json;
@@ -190,7 +201,10 @@ impl Rules<'_> {
                 None => None,
             };
             self.invalid(rule, message, out);
+            let values = expression_values(&condition.expr, scope, Causes::default());
+            failed.push((out.len() - 1, values));
         }
+        failed
     }
 
     /// The value of a rule's expression, or `None` when it fails (its error reported

@@ -158,7 +158,7 @@ pub struct ResourceChange {
 }
 
 /// An error or warning of planning.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PlanDiagnostic {
     /// Terraform's summary.
     pub summary: String,
@@ -166,6 +166,12 @@ pub struct PlanDiagnostic {
     pub detail: String,
     /// The file and range it refers to, when it has one.
     pub place: Option<(PathBuf, Span)>,
+    /// The values of the references of the expression at fault, as Terraform prints them
+    /// under the source lines (`│ var.x is "a"`).
+    pub values: Vec<crate::eval::ExpressionValue>,
+    /// The object whose configuration it is about, as Terraform names it in the
+    /// `with ADDRESS,` line (`tfdiags`' `InConfigBody` with an address).
+    pub address: Option<String>,
 }
 
 impl PlanDiagnostic {
@@ -175,6 +181,8 @@ impl PlanDiagnostic {
             summary: summary.to_string(),
             detail: detail.into(),
             place: None,
+            values: Vec::new(),
+            address: None,
         }
     }
 
@@ -184,6 +192,21 @@ impl PlanDiagnostic {
             summary: summary.to_string(),
             detail: detail.into(),
             place: Some((m.file(origin.file).path.clone(), origin.span)),
+            values: Vec::new(),
+            address: None,
+        }
+    }
+
+    /// The diagnostic with the values of its expression's references.
+    pub fn with_values(self, values: Vec<crate::eval::ExpressionValue>) -> Self {
+        Self { values, ..self }
+    }
+
+    /// The diagnostic about the configuration of the object at `address`.
+    pub fn with_address(self, address: impl ToString) -> Self {
+        Self {
+            address: Some(address.to_string()),
+            ..self
         }
     }
 }

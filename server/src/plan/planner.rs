@@ -18,7 +18,7 @@ use super::moves::{self, Object};
 use super::state::{InstanceKey, ResourceMode, State};
 use super::variables::root_values;
 use super::{Action, Configuration, Plan, PlanDiagnostic, PlanMode, PlanOptions, ResourceChange};
-use crate::eval::{evaluate, Budget, EvalError, Value};
+use crate::eval::{evaluate, expression_values, Budget, Causes, EvalError, ExpressionValue, Value};
 use crate::merge::{MergedModule, Mode, Origin, Resource, ResourceKey};
 use crate::module::Dialect;
 use crate::syntax::{Expr, Span};
@@ -399,14 +399,58 @@ impl<'a> Planner<'a> {
         self.errors.borrow_mut().push(d);
     }
 
-    fn eval_error(&self, node: usize, file: u32, e: &EvalError) {
+    /// An error of evaluating `expr` (`None`: a nested block), with the values of the
+    /// references of the expression that failed: HCL gives a diagnostic the innermost
+    /// expression whose evaluation produced it, here the smallest part of `expr` that
+    /// holds its range.
+    fn eval_error(
+        &self,
+        node: usize,
+        file: u32,
+        expr: Option<&Expr>,
+        bindings: &Bindings,
+        e: &EvalError,
+    ) {
         let m = self.node(node).merged.clone();
-        self.error(PlanDiagnostic::at(
-            &m,
-            Origin { file, span: e.span },
-            &e.summary,
-            e.detail.clone(),
-        ));
+        let values = expr.map_or_else(Vec::new, |expr| {
+            let mut failed = expr;
+            expr.walk(&mut |part| {
+                let holds = part.span.start <= e.span.start && e.span.end <= part.span.end;
+                let width = |x: &Expr| x.span.end - x.span.start;
+                if holds && width(part) <= width(failed) {
+                    failed = part;
+                }
+            });
+            self.expression_values(node, file, failed, bindings, Causes::default())
+        });
+        self.error(
+            PlanDiagnostic::at(
+                &m,
+                Origin { file, span: e.span },
+                &e.summary,
+                e.detail.clone(),
+            )
+            .with_values(values),
+        );
+    }
+
+    /// The values of `expr`'s references where it is evaluated, as a diagnostic about
+    /// it states them.
+    pub(super) fn expression_values(
+        &self,
+        node: usize,
+        file: u32,
+        expr: &Expr,
+        bindings: &Bindings,
+        causes: Causes,
+    ) -> Vec<ExpressionValue> {
+        let scope = InstanceScope {
+            planner: self,
+            node,
+            file,
+            bindings: bindings.clone(),
+        };
+        expression_values(expr, &scope, causes)
     }
 
     /// Evaluates `expr` of file `file` in module instance `node`.
@@ -420,7 +464,7 @@ impl<'a> Planner<'a> {
         match evaluate(expr, &scope) {
             Ok(v) => Some(v),
             Err(e) => {
-                self.eval_error(node, file, &e);
+                self.eval_error(node, file, Some(expr), bindings, &e);
                 None
             }
         }

@@ -134,12 +134,14 @@ pub fn root_values(
         // convert stopped the plan already.
         let defaulted = |n: &str| defaulted.contains(n);
         let failed = root_validations_at_plan(m, schemas, &values, &defaulted, &in_files);
-        diags.extend(failed.into_iter().map(|d| {
+        diags.extend(failed.into_iter().map(|(d, values)| {
             let place = (!d.is_placeless()).then(|| (d.path.clone(), d.span));
             PlanDiagnostic {
                 summary: d.summary,
                 detail: d.detail,
                 place,
+                values,
+                address: None,
             }
         }));
     }
@@ -259,6 +261,8 @@ fn given_values(
                             "required variable may not be set to null",
                         ),
                         place: source.place(m, v),
+                        values: Vec::new(),
+                        address: None,
                     });
                     None
                 }
@@ -271,6 +275,8 @@ fn given_values(
                         // Printed without its path, as go-cty's path errors print themselves.
                         detail: source.unsuitable(m, v, "declared", &e.bare()),
                         place: source.place(m, v),
+                        values: Vec::new(),
+                        address: None,
                     });
                     None
                 }
@@ -328,6 +334,8 @@ fn raw_value(
             summary: d.summary.clone(),
             detail: d.detail.clone(),
             place: place(d.span),
+            values: Vec::new(),
+            address: None,
         });
         return None;
     }
@@ -339,6 +347,8 @@ fn raw_value(
                 summary: e.summary,
                 detail: e.detail,
                 place: place(e.span),
+                values: Vec::new(),
+                address: None,
             });
             None
         }

@@ -197,7 +197,7 @@ pub struct Expr {
 
 impl Expr {
     /// Calls `f` on this expression and every expression nested in it, in source order.
-    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
         match &self.kind {
             ExprKind::Traversal { root, steps } => {
@@ -241,7 +241,7 @@ impl Expr {
     }
 }
 
-fn walk_template(parts: &[TemplatePart], f: &mut impl FnMut(&Expr)) {
+fn walk_template<'a>(parts: &'a [TemplatePart], f: &mut impl FnMut(&'a Expr)) {
     for part in parts {
         match part {
             TemplatePart::Literal(_) => {}

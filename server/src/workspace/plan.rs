@@ -43,6 +43,8 @@ impl Workspace {
                     detail: d.detail,
                     // Some follow-up errors have no place in any file.
                     place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
+                    values: Vec::new(),
+                    address: None,
                 })
                 .collect();
         if !errors.is_empty() {

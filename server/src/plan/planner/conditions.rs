@@ -3,9 +3,9 @@
 
 use super::remote_state::REMOTE_STATE;
 use super::{declared_at, Bindings, Planner};
-use crate::eval::Value;
+use crate::eval::{Causes, Value};
 use crate::merge::{Nested, Origin, Resource};
-use crate::plan::address::ResourceAddr;
+use crate::plan::address::{InstanceAddr, ResourceAddr};
 use crate::plan::state::{InstanceKey, ResourceMode};
 use crate::plan::{Action, PlanDiagnostic, PlanMode, ResourceChange};
 
@@ -64,7 +64,9 @@ impl Planner<'_> {
                 .and_then(|m| self.eval(node, c.file, &m.expr, bindings))
                 .and_then(|m| m.to_text())
                 .unwrap_or_default();
-            let d = PlanDiagnostic::at(&m, at, summary, message);
+            let values =
+                self.expression_values(node, c.file, &condition.expr, bindings, Causes::default());
+            let d = PlanDiagnostic::at(&m, at, summary, message).with_values(values);
             if warns {
                 self.warnings.borrow_mut().push(d);
             } else {
@@ -135,13 +137,18 @@ impl Planner<'_> {
             type_name: data.key.type_name.clone(),
             name: data.key.name.clone(),
         };
+        // A check's data source has no repetition: its one instance has no key.
+        let addr = InstanceAddr {
+            resource: resource.clone(),
+            key: InstanceKey::None,
+        };
         let config = self.eval_config(node, &data.config, &none).map(|(v, _)| v);
         // The local backend's state Strata reads as Terraform does (a failed read
         // only warns here); other data sources it cannot read.
         let read = config.as_ref().and_then(|c| {
             let (c, marks) = c.clone().unmark_deep_with_paths();
             (data.key.type_name == REMOTE_STATE && c.is_wholly_known())
-                .then(|| self.read_remote_state(node, data, &c, true))
+                .then(|| self.read_remote_state(node, data, &addr, &c, true))
                 .flatten()
                 .map(|v| v.mark_with_paths(&marks))
         });

@@ -138,7 +138,7 @@ impl Planner<'_> {
                     }
                 }
                 Err(e) => {
-                    self.eval_error(node, b.file, &e);
+                    self.eval_error(node, b.file, None, bindings, &e);
                     ok = false;
                 }
             }

@@ -15,6 +15,7 @@ use super::Planner;
 use crate::check::missing_item_range;
 use crate::eval::Value;
 use crate::merge::{Origin, Resource};
+use crate::plan::address::InstanceAddr;
 use crate::plan::state::read_state;
 use crate::plan::PlanDiagnostic;
 use crate::schema::ValueType;
@@ -41,6 +42,7 @@ impl Planner<'_> {
         &self,
         node: usize,
         r: &Resource,
+        addr: &InstanceAddr,
         config: &Value,
         scoped: bool,
     ) -> Option<Value> {
@@ -107,7 +109,8 @@ impl Planner<'_> {
                     Origin { span, ..decl },
                     "Unable to find remote state",
                     "No stored state was found for the given workspace in the given backend.",
-                );
+                )
+                .with_address(addr);
                 if scoped {
                     self.warnings.borrow_mut().push(diagnostic);
                     Value::Unknown

@@ -253,8 +253,24 @@ fn diagnostics(mut out: String, plan: &Plan, place: PlaceOf) -> String {
 
 fn diagnostic(kind: &str, d: &PlanDiagnostic, place: PlaceOf) -> String {
     let mut out = format!("\n{kind}: {}\n\n", d.summary);
+    if let Some(address) = &d.address {
+        out.push_str(&format!("  with {address},\n"));
+    }
     if let Some((path, span)) = &d.place {
-        out.push_str(&place(path, *span));
+        let snippet = place(path, *span);
+        // The values go under the source lines, before the blank line that ends them
+        // (`appendSourceSnippets`).
+        match snippet.strip_suffix("\n\n") {
+            Some(lines) if !d.values.is_empty() && lines.contains("\n") => {
+                out.push_str(lines);
+                out.push_str("\n    ├────────────────\n");
+                for v in &d.values {
+                    out.push_str(&format!("    │ {} {}\n", v.traversal, v.statement));
+                }
+                out.push('\n');
+            }
+            _ => out.push_str(&snippet),
+        }
     }
     if !d.detail.is_empty() {
         for line in d.detail.split('\n') {

@@ -4,10 +4,11 @@
 //! `%4d: LINE`, then a blank line. The context is HCL's `ContextString` one byte before
 //! the subject: in the native syntax, the header of the top-level block holding that
 //! byte (`resource "terraform_data" "a"`), none outside every block; in the JSON syntax,
-//! the properties down to it (`syntax::json_context`). The values of the
-//! expression's references (`├────` notes) are not printed: a plan diagnostic does not
-//! carry its expression and scope.
+//! the properties down to it (`syntax::json_context`). The `with ADDRESS,` line before
+//! it and the values of the expression's references (`├────` notes) after the source
+//! lines are the diagnostic's own (`render_text`'s `diagnostic`).
 
+use crate::eval::go_quote;
 use crate::syntax::{self, Span, Syntax};
 
 /// The snippet block of a diagnostic whose subject is `span` of the file `name` (as
@@ -61,27 +62,6 @@ fn context(file: &syntax::File, at: usize) -> Option<String> {
         out.push_str(&go_quote(&label.name));
     }
     Some(out)
-}
-
-/// A string as Go's `strconv.Quote` writes it: printable characters kept, `"` and `\`
-/// escaped, control characters as escapes.
-fn go_quote(s: &str) -> String {
-    let mut out = String::from('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
