@@ -222,6 +222,8 @@ pub fn propose(
                 }
             }
             if type_name == "terraform_data" {
+                // Its schema's `id` is a string (`cty.UnknownVal(cty.String)`).
+                after.insert("id".into(), Value::UnknownOf(Type::String));
                 after.insert("output".into(), computed_copy(config_attrs.get("input")));
             }
         }
