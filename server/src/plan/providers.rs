@@ -489,7 +489,10 @@ mod tests {
             &[],
             None,
         );
-        assert_eq!(create.after.attributes().unwrap()["id"], Value::Unknown);
+        assert_eq!(
+            create.after.attributes().unwrap()["id"],
+            Value::UnknownOf(Type::String)
+        );
     }
 
     #[test]
