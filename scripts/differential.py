@@ -24,8 +24,12 @@ override files in both syntaxes (`override.tf`, `x_override.tf.json`). The secon
 (with `moved`, or without), forgets (`removed`) and imports resources, changes repetition
 (implied moves between no `count` and `count`), toggles lifecycle settings (also
 `prevent_destroy`), changes the peer state, and may plan with flags (`args`: `-destroy`,
-`-refresh-only`, `-replace`, `-var`). Not generated: `dynamic` blocks and nested blocks of
-any kind (no type the built-in provider serves has them). References only point backwards, so the configurations have no cycles, and the
+`-refresh-only`, `-replace`, `-var`). `differential_extras.py` adds, from a random stream
+of its own, a resource over a map of objects with a nested sensitive value,
+`templatefile`/`templatestring`, a `check` block with a scoped data source, and in the
+second version an `import` with `for_each` and a `count` known only after apply. Not
+generated: `dynamic` blocks and nested blocks of any kind (no type the built-in provider
+serves has them). References only point backwards, so the configurations have no cycles, and the
 first version always applies (its conditions hold, sensitive values leave only through
 sensitive outputs); most second versions plan, and the few that do not compare their errors
 (an import whose resource a later change deleted, a condition that fails).
@@ -380,6 +384,9 @@ def generate(seed, target):
     g = Generator(seed)
     first = g.first_version()
     second = g.second_version(first)
+    extras = load_sibling("differential_extras").Extras(seed)
+    first["extras"] = extras.first()
+    second["extras"] = extras.second(first["extras"])
     render = load_sibling("differential_render")
     render.write_version(first, target / "prior")
     render.write_version(second, target)

@@ -20,6 +20,7 @@ A resource's repetition is None, ("count", n), ("for_each", keys or a map) or
 ("for_each_var", variable).
 """
 
+import importlib
 import json
 
 
@@ -324,3 +325,9 @@ def write_version(v, target):
         (target / "peer.tfstate").write_text(peer_state(v["peer"]))
     if v["args"]:
         (target / "args").write_text("".join(f"{a}\n" for a in v["args"]))
+    extras = importlib.import_module("differential_extras")
+    text = extras.render(v.get("extras", []), bool(v["peer"]))
+    if text:
+        (target / "extras.tf").write_text(text)
+    for name, content in extras.files(v.get("extras", [])).items():
+        (target / name).write_text(content)

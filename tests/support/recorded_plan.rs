@@ -227,15 +227,16 @@ pub fn plan_differences(recorded: &Value, actual: &Value, code: Option<i32>) -> 
     found
 }
 
-/// `strata plan`'s text against `terraform-plan.txt`, the text of `terraform show`; only
-/// where Terraform's plan succeeded (a failed plan's text is `terraform plan`'s, with its
-/// progress lines and source snippets, which Strata does not print).
+/// `strata plan`'s text against `terraform-plan.txt`, the text of `terraform show`. A
+/// failed plan's recording is `terraform plan`'s text instead, with progress lines
+/// Strata does not print: there only the diagnostics' source snippets are compared.
 pub fn text_difference(dir: &Path, recorded: &Value) -> Option<Difference> {
-    if plan_failed(recorded) {
-        return None;
-    }
     let theirs = std::fs::read_to_string(dir.join("terraform-plan.txt")).ok()?;
     let ours = String::from_utf8_lossy(&run_plan(dir, "text").stdout).into_owned();
+    if plan_failed(recorded) {
+        let detail = different_lines(&snippet_lines(&theirs), &snippet_lines(&ours))?;
+        return Some(Difference::new(Aspect::Text, detail));
+    }
     let (plan, diagnostics) = split_diagnostics(&ours);
     let mut detail = different_lines(&theirs, plan);
     // `terraform show` prints no warnings; `strata plan` prints them after the plan, as
@@ -257,6 +258,29 @@ pub fn text_difference(dir: &Path, recorded: &Value) -> Option<Difference> {
         });
     }
     Some(Difference::new(Aspect::Text, detail?))
+}
+
+/// The lines of the diagnostics' source snippets, sorted: each `  with ADDRESS,`, each
+/// `  on FILE line N, in CONTEXT:`, each numbered source line (`  12: input = var.x`)
+/// and the notes of the expression's values (`    │ var.x is "a"` under `├────`).
+fn snippet_lines(text: &str) -> String {
+    let numbered = |l: &str| {
+        let t = l.trim_start();
+        let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        digits > 0 && t[digits..].starts_with(':')
+    };
+    let mut lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            (l.starts_with("  on ") && l.ends_with(':'))
+                || (l.starts_with("  with ") && l.ends_with(','))
+                || l.starts_with("    ├─")
+                || l.starts_with("    │ ")
+                || numbered(l)
+        })
+        .collect();
+    lines.sort_unstable();
+    lines.join("\n")
 }
 
 /// Strata's plan text and the headings (`Warning: SUMMARY`, `Error: SUMMARY`) of the
@@ -415,11 +439,27 @@ fn diagnostics(list: &Value) -> Vec<String> {
         .map(|d| {
             let summary = d["summary"].as_str().unwrap_or_default();
             let detail = d["detail"].as_str().unwrap_or_default();
-            format!("{summary}: {}", comparable_detail(summary, detail))
+            format!(
+                "{}: {}",
+                comparable_summary(summary),
+                comparable_detail(summary, detail)
+            )
         })
         .collect();
     found.sort();
     found
+}
+
+/// A diagnostic's summary as compared. Terraform names the nodes of a `Cycle: A, B, C`
+/// in an order that differs from run to run (its graph is walked from a map: one plan
+/// recorded twice gave two orders), so they are compared sorted.
+fn comparable_summary(summary: &str) -> String {
+    let Some(nodes) = summary.strip_prefix("Cycle: ") else {
+        return summary.to_string();
+    };
+    let mut nodes: Vec<&str> = nodes.split(", ").collect();
+    nodes.sort_unstable();
+    format!("Cycle: {}", nodes.join(", "))
 }
 
 /// A diagnostic's detail as compared. Terraform lists the objects of `Some objects will no

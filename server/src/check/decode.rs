@@ -265,10 +265,9 @@ impl Decoder<'_> {
             return false;
         }
         if have < want {
-            let brace = open_brace(self.text, block);
             self.error(
                 LABELS,
-                Span::new(brace, brace + 1),
+                missing_item_range(self.text, false, header_span(block), block.span),
                 format!("Missing {} for {name}", schema.labels[have].name),
                 format!(
                     "All {name} blocks must have {want} labels ({}).",
@@ -286,20 +285,22 @@ impl Decoder<'_> {
 /// range to the character it stands on, as here.
 pub(super) fn missing_item(m: &MergedModule, file: u32, block: &Block) -> Span {
     let source = m.file(file);
-    let at = if source.syntax.syntax == Syntax::Json {
-        (block.span.end as usize).saturating_sub(1)
-    } else {
-        open_brace(&source.text, block)
-    };
-    Span::new(at, at + 1)
+    let json = source.syntax.syntax == Syntax::Json;
+    missing_item_range(&source.text, json, header_span(block), block.span)
 }
 
-/// The offset of a native block's `{`.
-fn open_brace(text: &str, block: &Block) -> usize {
-    let header_end = header_span(block).end as usize;
-    text.get(header_end..block.span.end as usize)
-        .and_then(|rest| rest.find('{'))
-        .map_or(header_end, |i| header_end + i)
+/// HCL's `MissingItemRange` of the body of the block written at `block` with its header
+/// at `header`: one byte at its `{` in the native syntax, at its last byte in JSON.
+pub(crate) fn missing_item_range(text: &str, json: bool, header: Span, block: Span) -> Span {
+    let at = if json {
+        (block.end as usize).saturating_sub(1)
+    } else {
+        let header_end = header.end as usize;
+        text.get(header_end..block.end as usize)
+            .and_then(|rest| rest.find('{'))
+            .map_or(header_end, |i| header_end + i)
+    };
+    Span::new(at, at + 1)
 }
 
 /// HCL's detail for an argument `name` that `schema` does not take in `body`: a

@@ -68,6 +68,7 @@ mod walk_scope;
 mod walk_values;
 
 /// The marks a variable's declaration gives its value, for the planner too.
+pub(crate) use decode::missing_item_range;
 pub(crate) use marks::declared_marks;
 /// Terraform's refusal of a sensitive `for_each` value, at plan time too.
 pub(crate) use repetition::SENSITIVE_FOR_EACH;

@@ -26,6 +26,7 @@
 //! Left out: values Strata does not know wholly, and calls in modules other than the root.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use super::evaluation::reportable;
 use super::functions::call_problem;
@@ -33,7 +34,7 @@ use super::marks::{Mark, Marks};
 use super::module_arguments::{final_value, in_caller_terms, local_calls};
 use super::walk_scope::WalkScope;
 use super::{at, range_text, ChildModules, Diagnostic, Severity};
-use crate::eval::{evaluate, Value};
+use crate::eval::{evaluate, expression_values, Causes, ExpressionValue, Value};
 use crate::merge::{MergedModule, Nested, Origin, Variable};
 use crate::schema::ProviderSchemaSource;
 use crate::syntax::{json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, Syntax};
@@ -44,9 +45,11 @@ pub const VARIABLE_VALIDATION: &str = "variable-validation";
 
 /// Where the value being validated comes from, for the diagnostic's place.
 #[derive(Clone, Copy)]
-enum ValueAt {
+enum ValueAt<'a> {
     /// An argument of the caller (or a root variable's declaration), in `module`.
     Written(Origin),
+    /// A root variable's value in a variables file: the file and the value's range.
+    File(&'a Path, Span),
     /// A default: Terraform gives no place.
     Nowhere,
 }
@@ -58,7 +61,7 @@ struct Rules<'a> {
     variable: &'a Variable,
     /// The module the value's place is in (the caller, or the module itself).
     place_module: &'a MergedModule,
-    value_at: ValueAt,
+    value_at: ValueAt<'a>,
     /// How the rule's place is written in messages: relative to the root module.
     rule_path: &'a dyn Fn(Origin) -> String,
     /// Whether the value is known (a child's), so that evaluation errors it causes are
@@ -127,15 +130,17 @@ pub(crate) fn root_at_plan(
     schemas: &dyn ProviderSchemaSource,
     values: &BTreeMap<String, Value>,
     defaulted: &dyn Fn(&str) -> bool,
-) -> Vec<Diagnostic> {
+    in_files: &BTreeMap<String, (PathBuf, Span)>,
+) -> Vec<(Diagnostic, Vec<ExpressionValue>)> {
     let mut out = Vec::new();
+    let mut notes = BTreeMap::new();
     let own = |o: Origin| range_text(m, o);
     let scope = WalkScope::with_values(m, schemas, values);
     for variable in m.variables.values() {
-        let value_at = if defaulted(&variable.name) {
-            ValueAt::Written(variable.provenance.decl)
-        } else {
-            ValueAt::Nowhere
+        let value_at = match in_files.get(&variable.name) {
+            Some((path, span)) => ValueAt::File(path, *span),
+            None if defaulted(&variable.name) => ValueAt::Written(variable.provenance.decl),
+            None => ValueAt::Nowhere,
         };
         let rules = Rules {
             module: m,
@@ -146,9 +151,12 @@ pub(crate) fn root_at_plan(
             given: true,
             schemas,
         };
-        rules.run_in(&scope, &mut out);
+        notes.extend(rules.run_in(&scope, &mut out));
     }
-    out
+    out.into_iter()
+        .enumerate()
+        .map(|(i, d)| (d, notes.remove(&i).unwrap_or_default()))
+        .collect()
 }
 
 impl Rules<'_> {
@@ -158,8 +166,15 @@ impl Rules<'_> {
         self.run_in(&scope, out);
     }
 
-    /// The rules, with the names `scope` gives.
-    fn run_in(&self, scope: &WalkScope<'_>, out: &mut Vec<Diagnostic>) {
+    /// The rules, with the names `scope` gives. Returns, for each failed rule, the index
+    /// of its diagnostic in `out` and the values of its condition's references (what
+    /// Terraform prints under it: the condition is the diagnostic's expression).
+    fn run_in(
+        &self,
+        scope: &WalkScope<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Vec<(usize, Vec<ExpressionValue>)> {
+        let mut failed = Vec::new();
         let unknown = WalkScope::new(self.module, self.schemas);
         for rule in &self.variable.validations {
             let json = self.module.file(rule.file).syntax.syntax == Syntax::Json;
@@ -186,7 +201,10 @@ impl Rules<'_> {
                 None => None,
             };
             self.invalid(rule, message, out);
+            let values = expression_values(&condition.expr, scope, Causes::default());
+            failed.push((out.len() - 1, values));
         }
+        failed
     }
 
     /// The value of a rule's expression, or `None` when it fails (its error reported
@@ -321,6 +339,11 @@ impl Rules<'_> {
                 summary,
                 detail,
             ),
+            ValueAt::File(path, span) => Diagnostic {
+                path: path.to_path_buf(),
+                span,
+                ..Diagnostic::without_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
+            },
             ValueAt::Nowhere => {
                 Diagnostic::without_range(Severity::Error, VARIABLE_VALIDATION, summary, detail)
                     .at_zero_range()

@@ -43,7 +43,7 @@ pub fn run(
             writeln!(out)?;
         }
         Format::Text => {
-            let place = |path: &Path, span: Span| positions.place(path, span);
+            let place = |path: &Path, span: Span| positions.snippet(path, span);
             out.write_all(render_text(&plan, module.dialect, &place).as_bytes())?;
         }
     }

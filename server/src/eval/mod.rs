@@ -6,6 +6,7 @@ mod budget;
 mod conform;
 mod constant;
 mod evaluate;
+mod expression_values;
 mod functions;
 mod marks;
 mod operations;
@@ -19,8 +20,9 @@ pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
 pub use conform::conform;
 pub use constant::{constant, json_literal};
 pub use evaluate::{evaluate, EvalError, Scope};
+pub use expression_values::{compact, expression_values, go_quote, Causes, ExpressionValue};
 pub use marks::{MarkedPaths, Marks, PathStep};
-pub use parse_ref::RefError;
+pub use parse_ref::{Key, RefError, Step};
 pub use references::{
     parse_references, parse_references_within, parse_traversals, reference_at, references,
     Reference, Traversal,

@@ -89,6 +89,11 @@ pub struct Traversal {
     pub root: Box<str>,
     /// The reference, or the parser's error.
     pub parsed: Result<Reference, RefError>,
+    /// The root's own span, then the literal steps HCL keeps after it (up to the first
+    /// splat or computed index): what `hcl.Traversal` holds.
+    pub root_span: Span,
+    /// See `root_span`.
+    pub steps: Vec<Step>,
 }
 
 impl Traversal {
@@ -284,6 +289,8 @@ impl Walker {
         self.found.push(Traversal {
             root: root.name.clone(),
             parsed: parse_ref(&root.name, root_span, steps),
+            root_span,
+            steps: steps.to_vec(),
         });
     }
 }

@@ -143,9 +143,12 @@ fn module_json(tree: &ModuleTree, providers: &ProviderConfigs) -> Value {
         root.insert("outputs".into(), Value::Object(outputs));
     }
 
+    // A check block's data sources are among the module's data resources.
+    let scoped = m.scoped_data();
     let mut resources: Vec<&Resource> = m
         .resources
         .values()
+        .chain(&scoped)
         .filter(|r| r.key.mode != Mode::Ephemeral)
         .collect();
     resources.sort_by_key(|r| (r.key.mode, r.key.to_string()));

@@ -101,7 +101,7 @@ pub fn plan_preview(
         .map_err(|e| e.to_string())?;
     let positions = PlanPositions::new(ws, &dir);
     let range = |p: &Path, s: Span| positions.range(p, s);
-    let place = |p: &Path, s: Span| positions.place(p, s);
+    let place = |p: &Path, s: Span| positions.snippet(p, s);
     let dialect = ws
         .module(&dir)
         .map_or(crate::module::Dialect::Terraform, |m| m.dialect);

@@ -184,11 +184,22 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Arc<Blo
         });
         return;
     }
+    let resource = resource_of(m.dialect, file, block, key.clone());
+    m.resources.insert(key, resource);
+}
+
+/// The resource a block declares (its primary declaration, before overrides).
+fn resource_of(
+    dialect: Dialect,
+    file: FileIndex,
+    block: &Arc<Block>,
+    key: ResourceKey,
+) -> Resource {
     let body = &block.body;
     let mut lifecycle = Lifecycle::default();
     if let Some(lc) = body.blocks_of("lifecycle").next() {
         for a in &lc.body.attributes {
-            set_lifecycle(&mut lifecycle, file, a, true, m.dialect);
+            set_lifecycle(&mut lifecycle, file, a, true, dialect);
         }
         for b in &lc.body.blocks {
             match &*b.kind.name {
@@ -198,7 +209,7 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Arc<Blo
             }
         }
     }
-    let resource = Resource {
+    Resource {
         provenance: Provenance::of_block(file, block),
         count: body.attribute("count").map(|a| attr(file, a)),
         for_each: body.attribute("for_each").map(|a| attr(file, a)),
@@ -212,9 +223,29 @@ pub(super) fn add_primary(m: &mut MergedModule, file: FileIndex, block: &Arc<Blo
             .map(|b| nested(file, b))
             .collect(),
         bodies: vec![nested(file, block)],
-        key: key.clone(),
-    };
-    m.resources.insert(key, resource);
+        key,
+    }
+}
+
+impl MergedModule {
+    /// The data sources `check` blocks declare (scoped to their check), as resources of
+    /// the module: Terraform keeps them among the module's data resources.
+    pub fn scoped_data(&self) -> Vec<Resource> {
+        self.checks
+            .iter()
+            .flat_map(|c| self.scoped_data_of(c))
+            .collect()
+    }
+
+    /// The data sources one `check` block declares.
+    pub fn scoped_data_of(&self, check: &Nested) -> Vec<Resource> {
+        check
+            .block
+            .body
+            .blocks_of("data")
+            .filter_map(|b| Some(resource_of(self.dialect, check.file, b, key_of(b)?)))
+            .collect()
+    }
 }
 
 pub(super) fn apply_override(m: &mut MergedModule, file: FileIndex, block: &Arc<Block>) {

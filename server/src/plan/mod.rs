@@ -8,6 +8,7 @@
 //! decide is taken from `providers`. `output` writes the plan as JSON and as text.
 
 mod address;
+mod apply_cycles;
 mod drift;
 mod move_graph;
 mod move_validation;
@@ -40,7 +41,7 @@ pub use state::{
     StateInstance, StateOutput, StateResource,
 };
 pub(crate) use text::wrap;
-pub use text::{render_text, PlaceOf};
+pub use text::{render_text, snippet, PlaceOf};
 pub use variables::{
     definitions, root_values, unsuitable_in_file, variable_type, Definition, VariableInputs,
 };
@@ -161,7 +162,7 @@ pub struct ResourceChange {
 }
 
 /// An error or warning of planning.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PlanDiagnostic {
     /// Terraform's summary.
     pub summary: String,
@@ -169,6 +170,12 @@ pub struct PlanDiagnostic {
     pub detail: String,
     /// The file and range it refers to, when it has one.
     pub place: Option<(PathBuf, Span)>,
+    /// The values of the references of the expression at fault, as Terraform prints them
+    /// under the source lines (`│ var.x is "a"`).
+    pub values: Vec<crate::eval::ExpressionValue>,
+    /// The object whose configuration it is about, as Terraform names it in the
+    /// `with ADDRESS,` line (`tfdiags`' `InConfigBody` with an address).
+    pub address: Option<String>,
 }
 
 impl PlanDiagnostic {
@@ -178,6 +185,8 @@ impl PlanDiagnostic {
             summary: summary.to_string(),
             detail: detail.into(),
             place: None,
+            values: Vec::new(),
+            address: None,
         }
     }
 
@@ -187,6 +196,21 @@ impl PlanDiagnostic {
             summary: summary.to_string(),
             detail: detail.into(),
             place: Some((m.file(origin.file).path.clone(), origin.span)),
+            values: Vec::new(),
+            address: None,
+        }
+    }
+
+    /// The diagnostic with the values of its expression's references.
+    pub fn with_values(self, values: Vec<crate::eval::ExpressionValue>) -> Self {
+        Self { values, ..self }
+    }
+
+    /// The diagnostic about the configuration of the object at `address`.
+    pub fn with_address(self, address: impl ToString) -> Self {
+        Self {
+            address: Some(address.to_string()),
+            ..self
         }
     }
 }

@@ -174,7 +174,7 @@ pub(super) fn depends_on(a: &Statement, b: &Statement) -> bool {
 }
 
 /// The cycles of the statements' graph: each strongly connected set of more than one
-/// statement (Tarjan's algorithm, iterative), as indexes into `statements`.
+/// statement, as indexes into `statements`.
 pub(super) fn cycles(statements: &[Statement]) -> Vec<Vec<usize>> {
     let n = statements.len();
     let edges: Vec<Vec<usize>> = (0..n)
@@ -184,6 +184,13 @@ pub(super) fn cycles(statements: &[Statement]) -> Vec<Vec<usize>> {
                 .collect()
         })
         .collect();
+    strongly_connected(&edges)
+}
+
+/// Each strongly connected set of more than one vertex of a graph given as every
+/// vertex's edges (Tarjan's algorithm, iterative), as Terraform's `dag` finds cycles.
+pub(super) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = edges.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];

@@ -13,7 +13,7 @@ use super::address::{InstanceAddr, ModulePath, Target};
 use super::move_graph::{cycles, Endpoint, Statement};
 use super::moves::unify;
 use super::planner::Planner;
-use super::state::ResourceMode;
+use super::state::{InstanceKey, ResourceMode};
 use super::PlanDiagnostic;
 use crate::merge::{MergedModule, Mode, Nested, Origin, ResourceKey};
 
@@ -193,7 +193,9 @@ impl Planner<'_> {
                     type_name: r.type_name.clone(),
                     name: r.name.clone(),
                 };
-                let resource = m.resources.get(&key)?;
+                let Some(resource) = m.resources.get(&key) else {
+                    return self.imported_unconfigured(from).then(String::new);
+                };
                 match from {
                     Target::Instance(i) => {
                         if !self.claimed.borrow().contains(i) {
@@ -229,6 +231,20 @@ impl Planner<'_> {
                 }
             }
         }
+    }
+
+    /// Whether `from` names the resource of an import target no configuration declares,
+    /// or its one instance: Terraform expands that resource as if declared without
+    /// `count` or `for_each`, with no place to say where.
+    fn imported_unconfigured(&self, from: &Target) -> bool {
+        self.unconfigured_imports
+            .borrow()
+            .iter()
+            .any(|target| match from {
+                Target::Resource(r) => target.resource == *r,
+                Target::Instance(i) => i.resource == target.resource && i.key == InstanceKey::None,
+                Target::Module { .. } => false,
+            })
     }
 
     /// Where a place starts, as HCL's `StartString` prints it: `main.tf:5,1`, the file

@@ -13,11 +13,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::address::{compare_instances, InstanceAddr, ModulePath, Target};
+use super::apply_cycles::apply_graph_cycles;
 use super::moves::{self, Object};
 use super::state::{InstanceKey, ResourceMode, State};
 use super::variables::root_values;
 use super::{Action, Configuration, Plan, PlanDiagnostic, PlanMode, PlanOptions, ResourceChange};
-use crate::eval::{evaluate, Budget, EvalError, Value};
+use crate::eval::{evaluate, expression_values, Budget, Causes, EvalError, ExpressionValue, Value};
 use crate::merge::{MergedModule, Mode, Origin, Resource, ResourceKey};
 use crate::module::Dialect;
 use crate::syntax::{Expr, Span};
@@ -29,6 +30,7 @@ mod conditions;
 mod data;
 mod expansion;
 mod files;
+mod ignore_changes;
 mod imports;
 mod instances;
 mod managed;
@@ -144,6 +146,12 @@ pub(super) struct Planner<'a> {
     pub claimed: RefCell<HashSet<InstanceAddr>>,
     forced_cbd: RefCell<HashMap<usize, HashSet<ResourceKey>>>,
     imports: RefCell<HashMap<InstanceAddr, Value>>,
+    /// The import targets whose resource no configuration declares: Terraform still
+    /// expands each as a resource of one instance (config generation would write it).
+    pub unconfigured_imports: RefCell<HashSet<InstanceAddr>>,
+    /// What the data sources of `check` blocks read, by module instance: their own
+    /// check's assertions refer to them.
+    scoped: RefCell<HashMap<(usize, ResourceKey), Value>>,
     /// The moves an object at the destination blocked, as `(from, to)`.
     blocked_moves: Vec<(String, String)>,
     /// The evaluation steps every expression of the plan shares.
@@ -226,6 +234,8 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         claimed: RefCell::default(),
         forced_cbd: RefCell::default(),
         imports: RefCell::default(),
+        unconfigured_imports: RefCell::default(),
+        scoped: RefCell::default(),
         blocked_moves: Vec::new(),
         budget: Budget::default(),
         nesting: Cell::new(0),
@@ -298,6 +308,11 @@ impl<'a> Planner<'a> {
         };
         let mut changes = self.changes.take();
         changes.sort_by(order);
+        if self.errors.borrow().is_empty() {
+            // Terraform builds the apply graph of a plan that succeeded, for its cycles.
+            let cycles = apply_graph_cycles(&changes, &self.objects);
+            self.errors.borrow_mut().extend(cycles);
+        }
         let mut drift = match self.options.mode {
             PlanMode::RefreshOnly => self.moved_drift(),
             _ => Vec::new(),
@@ -384,14 +399,58 @@ impl<'a> Planner<'a> {
         self.errors.borrow_mut().push(d);
     }
 
-    fn eval_error(&self, node: usize, file: u32, e: &EvalError) {
+    /// An error of evaluating `expr` (`None`: a nested block), with the values of the
+    /// references of the expression that failed: HCL gives a diagnostic the innermost
+    /// expression whose evaluation produced it, here the smallest part of `expr` that
+    /// holds its range.
+    fn eval_error(
+        &self,
+        node: usize,
+        file: u32,
+        expr: Option<&Expr>,
+        bindings: &Bindings,
+        e: &EvalError,
+    ) {
         let m = self.node(node).merged.clone();
-        self.error(PlanDiagnostic::at(
-            &m,
-            Origin { file, span: e.span },
-            &e.summary,
-            e.detail.clone(),
-        ));
+        let values = expr.map_or_else(Vec::new, |expr| {
+            let mut failed = expr;
+            expr.walk(&mut |part| {
+                let holds = part.span.start <= e.span.start && e.span.end <= part.span.end;
+                let width = |x: &Expr| x.span.end - x.span.start;
+                if holds && width(part) <= width(failed) {
+                    failed = part;
+                }
+            });
+            self.expression_values(node, file, failed, bindings, Causes::default())
+        });
+        self.error(
+            PlanDiagnostic::at(
+                &m,
+                Origin { file, span: e.span },
+                &e.summary,
+                e.detail.clone(),
+            )
+            .with_values(values),
+        );
+    }
+
+    /// The values of `expr`'s references where it is evaluated, as a diagnostic about
+    /// it states them.
+    pub(super) fn expression_values(
+        &self,
+        node: usize,
+        file: u32,
+        expr: &Expr,
+        bindings: &Bindings,
+        causes: Causes,
+    ) -> Vec<ExpressionValue> {
+        let scope = InstanceScope {
+            planner: self,
+            node,
+            file,
+            bindings: bindings.clone(),
+        };
+        expression_values(expr, &scope, causes)
     }
 
     /// Evaluates `expr` of file `file` in module instance `node`.
@@ -405,7 +464,7 @@ impl<'a> Planner<'a> {
         match evaluate(expr, &scope) {
             Ok(v) => Some(v),
             Err(e) => {
-                self.eval_error(node, file, &e);
+                self.eval_error(node, file, Some(expr), bindings, &e);
                 None
             }
         }

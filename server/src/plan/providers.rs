@@ -225,6 +225,8 @@ pub fn propose(
                 }
             }
             if type_name == "terraform_data" {
+                // Its schema's `id` is a string (`cty.UnknownVal(cty.String)`).
+                after.insert("id".into(), Value::UnknownOf(Type::String));
                 after.insert("output".into(), computed_copy(config_attrs.get("input")));
             }
         }
@@ -490,7 +492,10 @@ mod tests {
             &[],
             None,
         );
-        assert_eq!(create.after.attributes().unwrap()["id"], Value::Unknown);
+        assert_eq!(
+            create.after.attributes().unwrap()["id"],
+            Value::UnknownOf(Type::String)
+        );
     }
 
     #[test]

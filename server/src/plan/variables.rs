@@ -41,24 +41,33 @@ impl VariableInputs {
 
 /// Where a value came from, for messages.
 enum Source {
-    /// A `.tfvars` file.
-    File,
+    /// A `.tfvars` file, and where the value is written there.
+    File(PathBuf, Span),
     CommandLine,
     /// A `TF_VAR_name` environment variable.
     Environment,
 }
 
 impl Source {
+    /// Where Terraform places an error about the value: at the value in its file;
+    /// otherwise at the variable's declaration.
+    fn place(&self, m: &MergedModule, v: &Variable) -> Option<(PathBuf, Span)> {
+        match self {
+            Source::File(path, span) => Some((path.clone(), *span)),
+            _ => Some((
+                m.file(v.provenance.decl.file).path.clone(),
+                v.provenance.decl.span,
+            )),
+        }
+    }
+
     /// The detail of a value that does not suit `v` (`reason`), naming where it was set
     /// as Terraform names it; `verb` is the word Terraform uses after a file's value
     /// ("declared" for a type error, "defined" for a null).
     fn unsuitable(&self, m: &MergedModule, v: &Variable, verb: &str, reason: &str) -> String {
         let name = &v.name;
         match self {
-            Source::File => format!(
-                "The given value is not suitable for var.{name} {verb} at {}: {reason}.",
-                range_text(m, v.provenance.decl)
-            ),
+            Source::File(..) => file_unsuitable(m, v, verb, reason),
             Source::CommandLine => {
                 format!("Unsuitable value for var.{name} set using -var=\"{name}=...\": {reason}.")
             }
@@ -104,17 +113,29 @@ pub fn root_values(
     warnings: &mut Vec<PlanDiagnostic>,
 ) -> BTreeMap<String, Value> {
     let mut defaulted = BTreeSet::new();
-    let values = given_values(m, dir, inputs, &mut defaulted, diags, warnings);
+    let mut in_files = BTreeMap::new();
+    let values = given_values(
+        m,
+        dir,
+        inputs,
+        &mut defaulted,
+        &mut in_files,
+        diags,
+        warnings,
+    );
     if diags.is_empty() {
         // Terraform validates a value once it is converted; a value that failed to
         // convert stopped the plan already.
-        let failed = root_validations_at_plan(m, schemas, &values, &|n| defaulted.contains(n));
-        diags.extend(failed.into_iter().map(|d| {
+        let defaulted = |n: &str| defaulted.contains(n);
+        let failed = root_validations_at_plan(m, schemas, &values, &defaulted, &in_files);
+        diags.extend(failed.into_iter().map(|(d, values)| {
             let place = (!d.is_placeless()).then(|| (d.path.clone(), d.span));
             PlanDiagnostic {
                 summary: d.summary,
                 detail: d.detail,
                 place,
+                values,
+                address: None,
             }
         }));
     }
@@ -122,12 +143,14 @@ pub fn root_values(
 }
 
 /// The value of every root variable from its sources; the names of those that took
-/// their declared default are added to `defaulted`.
+/// their declared default are added to `defaulted`, where those from files are written
+/// to `in_files`.
 fn given_values(
     m: &MergedModule,
     dir: &Path,
     inputs: &VariableInputs,
     defaulted: &mut BTreeSet<String>,
+    in_files: &mut BTreeMap<String, (PathBuf, Span)>,
     diags: &mut Vec<PlanDiagnostic>,
     warnings: &mut Vec<PlanDiagnostic>,
 ) -> BTreeMap<String, Value> {
@@ -211,6 +234,9 @@ fn given_values(
                 .and_then(|json| convert(&json, &ty).ok())
                 .map(|c| apply_defaults(&c, &ty))
         });
+        if let Some((_, Source::File(path, span))) = given.get(name) {
+            in_files.insert(name.clone(), (path.clone(), *span));
+        }
         let value = match given.remove(name) {
             // A null given to a variable that is not nullable is its default
             // (`prepareFinalInputVariableValue`).
@@ -220,30 +246,32 @@ fn given_values(
                     d
                 }
                 None => {
-                    diags.push(PlanDiagnostic::at(
-                        m,
-                        v.provenance.decl,
-                        "Required variable not set",
-                        source.unsuitable(
+                    diags.push(PlanDiagnostic {
+                        summary: "Required variable not set".into(),
+                        detail: source.unsuitable(
                             m,
                             v,
                             "defined",
                             "required variable may not be set to null",
                         ),
-                    ));
+                        place: source.place(m, v),
+                        values: Vec::new(),
+                        address: None,
+                    });
                     None
                 }
             },
             Some((json, source)) => match convert(&json, &ty) {
                 Ok(converted) => Some(apply_defaults(&converted, &ty)),
                 Err(e) => {
-                    diags.push(PlanDiagnostic::at(
-                        m,
-                        v.provenance.decl,
-                        "Invalid value for input variable",
+                    diags.push(PlanDiagnostic {
+                        summary: "Invalid value for input variable".into(),
                         // Printed without its path, as go-cty's path errors print themselves.
-                        source.unsuitable(m, v, "declared", &e.bare()),
-                    ));
+                        detail: source.unsuitable(m, v, "declared", &e.bare()),
+                        place: source.place(m, v),
+                        values: Vec::new(),
+                        address: None,
+                    });
                     None
                 }
             },
@@ -280,16 +308,42 @@ fn raw_value(
     if v.type_constraint.is_none() || ty.is_primitive() {
         return Some(serde_json::Value::String(raw.to_string()));
     }
-    let file = parse(&format!("v = {raw}\n"), Syntax::Native, None);
+    const PREFIX: &str = "v = ";
+    let file = parse(&format!("{PREFIX}{raw}\n"), Syntax::Native, None);
+    // Terraform parses the value as a file of its own, named for the variable (no
+    // source to show from it).
+    let place = |span: Span| {
+        let at = |o: u32| o.saturating_sub(PREFIX.len() as u32);
+        let name = format!("<value for var.{}>", v.name);
+        Some((
+            PathBuf::from(name),
+            Span {
+                start: at(span.start),
+                end: at(span.end),
+            },
+        ))
+    };
     if let Some(d) = file.diagnostics.first() {
-        diags.push(PlanDiagnostic::sourceless(&d.summary, d.detail.clone()));
+        diags.push(PlanDiagnostic {
+            summary: d.summary.clone(),
+            detail: d.detail.clone(),
+            place: place(d.span),
+            values: Vec::new(),
+            address: None,
+        });
         return None;
     }
     let a = file.body.attributes.first()?;
     match evaluate(&a.expr, &NoReferences) {
         Ok(value) => Some(value.to_json()),
         Err(e) => {
-            diags.push(PlanDiagnostic::sourceless(&e.summary, e.detail));
+            diags.push(PlanDiagnostic {
+                summary: e.summary,
+                detail: e.detail,
+                place: place(e.span),
+                values: Vec::new(),
+                address: None,
+            });
             None
         }
     }
@@ -334,10 +388,11 @@ fn read_file(
         ));
         return;
     }
-    for (_, definition) in definitions(m, &shown, &file.body) {
+    for (a, definition) in definitions(m, &shown, &file.body) {
         match definition {
             Definition::Value { name, value } => {
-                given.insert(name, (value, Source::File));
+                let at = Source::File(path.to_path_buf(), a.expr.span);
+                given.insert(name, (value, at));
             }
             Definition::Undeclared { detail, .. } => warnings.push(PlanDiagnostic::sourceless(
                 "Value for undeclared variable",
@@ -418,5 +473,14 @@ pub fn definitions<'b>(
 /// The detail of `Invalid value for input variable` for a file's value of `v` that does
 /// not convert to its type (`reason`, go-cty's error without its path).
 pub fn unsuitable_in_file(m: &MergedModule, v: &Variable, reason: &str) -> String {
-    Source::File.unsuitable(m, v, "declared", reason)
+    file_unsuitable(m, v, "declared", reason)
+}
+
+/// [`Source::unsuitable`] for a value from a file.
+fn file_unsuitable(m: &MergedModule, v: &Variable, verb: &str, reason: &str) -> String {
+    format!(
+        "The given value is not suitable for var.{} {verb} at {}: {reason}.",
+        v.name,
+        range_text(m, v.provenance.decl)
+    )
 }

@@ -11,6 +11,7 @@ mod depth;
 mod diagnose;
 mod incremental;
 mod json;
+mod json_context;
 mod json_errors;
 mod json_parser;
 mod lexer;
@@ -36,6 +37,7 @@ pub use json::attribute as json_property;
 pub use json::start_range as json_start_range;
 pub use json::{deep_properties, Property as JsonProperty};
 pub use json::{json_block_elements, json_blocks};
+pub use json_context::json_context;
 pub use lexer::{all_tokens, Tok, Token};
 pub use recover::parse_native;
 pub use scan::heredoc_bodies;
@@ -197,7 +199,7 @@ pub struct Expr {
 
 impl Expr {
     /// Calls `f` on this expression and every expression nested in it, in source order.
-    pub fn walk(&self, f: &mut impl FnMut(&Expr)) {
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
         match &self.kind {
             ExprKind::Traversal { root, steps } => {
@@ -241,7 +243,7 @@ impl Expr {
     }
 }
 
-fn walk_template(parts: &[TemplatePart], f: &mut impl FnMut(&Expr)) {
+fn walk_template<'a>(parts: &'a [TemplatePart], f: &mut impl FnMut(&'a Expr)) {
     for part in parts {
         match part {
             TemplatePart::Literal(_) => {}

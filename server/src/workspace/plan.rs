@@ -11,8 +11,9 @@ use std::sync::Arc;
 use super::{local_child_dir, Workspace};
 use crate::check::{check_module, Role, Severity};
 use crate::merge::MergedModule;
-use crate::plan::{plan, Configuration, Plan, PlanDiagnostic, PlanOptions, StateError};
-use crate::syntax::Span;
+use crate::plan::{plan, snippet, Configuration, Plan, PlanDiagnostic, PlanOptions, StateError};
+use crate::syntax::{parse, Span, Syntax};
+use crate::text::read::{read_bounded, MAX_FILE_BYTES};
 use crate::text::SourcePositions;
 
 impl Workspace {
@@ -42,6 +43,8 @@ impl Workspace {
                     detail: d.detail,
                     // Some follow-up errors have no place in any file.
                     place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
+                    values: Vec::new(),
+                    address: None,
                 })
                 .collect();
         if !errors.is_empty() {
@@ -117,6 +120,31 @@ impl<'a> PlanPositions<'a> {
             "start": pos.at(span.start as usize),
             "end": pos.at(span.end as usize),
         })
+    }
+
+    /// The source lines of a place as Terraform prints them under a diagnostic.
+    pub fn snippet(&self, path: &Path, span: Span) -> String {
+        let name = path
+            .strip_prefix(&self.root)
+            .unwrap_or(path)
+            .to_string_lossy();
+        if let Some(f) = self.ws.file(path) {
+            return snippet(&name, &f.text, &f.syntax, span);
+        }
+        // A file the workspace does not hold (a variables file) is read as Terraform
+        // reads it; a value given on the command line has no file.
+        let text = read_bounded(path, MAX_FILE_BYTES)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok());
+        match text {
+            Some(text) => {
+                let json = path.extension().is_some_and(|e| e == "json");
+                let syntax = if json { Syntax::Json } else { Syntax::Native };
+                let file = parse(&text, syntax, None);
+                snippet(&name, &text, &file, span)
+            }
+            None => format!("  on {name} line 1:\n  (source code not available)\n\n"),
+        }
     }
 
     /// A place as text output names it: `main.tf line 3`.

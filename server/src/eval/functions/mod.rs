@@ -149,8 +149,13 @@ pub(super) fn call(
     if !UNKNOWN_TOLERANT.contains(&name) && !values.iter().all(Value::is_wholly_known) {
         return Ok(marking.finish(name, Value::Unknown));
     }
+    let typed = (name == "merge").then(|| values.clone());
     let values: Vec<Value> = values.into_iter().map(Value::untyped).collect();
     let result = function(&values, ev);
+    let result = match typed {
+        Some(typed) => result.map(|merged| typed_attributes(merged, &typed)),
+        None => result,
+    };
     if let Some(limit) = ev.limit_reached() {
         return Err(limit);
     }
@@ -483,3 +488,25 @@ mod results_tests;
 
 #[cfg(test)]
 mod yaml_tests;
+
+/// `merge`'s result with each unknown attribute of the type its argument gave it: cty's
+/// `merge` copies attribute values as they are, so a typed unknown stays typed (what
+/// `after_sensitive` shows of it: `{}` or `[]`).
+fn typed_attributes(merged: Value, arguments: &[Value]) -> Value {
+    let Value::Object(mut attributes) = merged else {
+        return merged;
+    };
+    for (key, value) in attributes.iter_mut() {
+        if *value != Value::Unknown {
+            continue;
+        }
+        let given = arguments
+            .iter()
+            .rev()
+            .find_map(|a| a.attributes().and_then(|m| m.get(key)));
+        if let Some(typed @ Value::UnknownOf(_)) = given {
+            *value = typed.clone();
+        }
+    }
+    Value::Object(attributes)
+}

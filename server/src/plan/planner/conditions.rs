@@ -1,10 +1,11 @@
 //! Custom conditions (spec §4.13): resource preconditions and postconditions, and the
 //! assertions of `check` blocks with their scoped data sources.
 
-use super::{Bindings, Planner};
-use crate::eval::Value;
-use crate::merge::{MergedBody, Nested, Origin, Resource};
-use crate::plan::address::ResourceAddr;
+use super::remote_state::REMOTE_STATE;
+use super::{declared_at, Bindings, Planner};
+use crate::eval::{Causes, Value};
+use crate::merge::{Nested, Origin, Resource};
+use crate::plan::address::{InstanceAddr, ResourceAddr};
 use crate::plan::state::{InstanceKey, ResourceMode};
 use crate::plan::{Action, PlanDiagnostic, PlanMode, ResourceChange};
 
@@ -63,7 +64,9 @@ impl Planner<'_> {
                 .and_then(|m| self.eval(node, c.file, &m.expr, bindings))
                 .and_then(|m| m.to_text())
                 .unwrap_or_default();
-            let d = PlanDiagnostic::at(&m, at, summary, message);
+            let values =
+                self.expression_values(node, c.file, &condition.expr, bindings, Causes::default());
+            let d = PlanDiagnostic::at(&m, at, summary, message).with_values(values);
             if warns {
                 self.warnings.borrow_mut().push(d);
             } else {
@@ -93,47 +96,20 @@ impl Planner<'_> {
         );
     }
 
-    /// `check` blocks: nested data sources are always read at apply; failed assertions
-    /// are warnings.
+    /// `check` blocks: nested data sources are read while planning, and planned to be
+    /// read again at apply; failed assertions are warnings.
     pub(super) fn plan_checks(&self, node: usize) {
-        let n = self.node(node);
-        let m = &n.merged;
+        let m = self.node(node).merged.clone();
         let none = Bindings::default();
         for check in &m.checks {
-            for data in check.block.body.blocks_of("data") {
-                let (Some(t), Some(name)) = (data.label(0), data.label(1)) else {
-                    continue;
-                };
-                let resource = ResourceAddr {
-                    module: n.path.clone(),
-                    mode: ResourceMode::Data,
-                    type_name: t.to_string(),
-                    name: name.to_string(),
-                };
-                let config = MergedBody::base(
-                    &data.body,
-                    check.file,
-                    &["depends_on", "provider", "lifecycle"],
-                );
-                let after = self.eval_config(node, &config, &none).map(|(v, _)| v);
-                self.changes.borrow_mut().push(ResourceChange {
-                    addr: resource.instance(InstanceKey::None),
-                    previous: None,
-                    deposed: None,
-                    action: Action::Read,
-                    reason: Some("read_because_check_nested"),
-                    before: None,
-                    after,
-                    replace_paths: Vec::new(),
-                    caveat: None,
-                    importing: None,
-                    declared_at: Some((
-                        m.file(check.file).path.clone(),
-                        crate::merge::header_span(data),
-                    )),
-                    blocks: Vec::new(),
-                    schema: None,
-                });
+            let warned = self.warnings.borrow().len();
+            for data in m.scoped_data_of(check) {
+                self.plan_scoped_data(node, &data);
+            }
+            // A data source that failed to read fails its check: Terraform evaluates
+            // none of its assertions then (`nodeCheckAssert`).
+            if self.warnings.borrow().len() > warned {
+                continue;
             }
             let asserts: Vec<Nested> = check
                 .block
@@ -146,5 +122,56 @@ impl Planner<'_> {
                 .collect();
             let _ = self.conditions(node, &asserts, &none, "Check block assertion failed");
         }
+    }
+
+    /// A `check` block's data source: read now where Strata can, and planned to be read
+    /// at apply (`read_because_check_nested`); what it read is what the check's
+    /// assertions see.
+    fn plan_scoped_data(&self, node: usize, data: &Resource) {
+        let n = self.node(node);
+        let m = &n.merged;
+        let none = Bindings::default();
+        let resource = ResourceAddr {
+            module: n.path.clone(),
+            mode: ResourceMode::Data,
+            type_name: data.key.type_name.clone(),
+            name: data.key.name.clone(),
+        };
+        // A check's data source has no repetition: its one instance has no key.
+        let addr = InstanceAddr {
+            resource: resource.clone(),
+            key: InstanceKey::None,
+        };
+        let config = self.eval_config(node, &data.config, &none).map(|(v, _)| v);
+        // The local backend's state Strata reads as Terraform does (a failed read
+        // only warns here); other data sources it cannot read.
+        let read = config.as_ref().and_then(|c| {
+            let (c, marks) = c.clone().unmark_deep_with_paths();
+            (data.key.type_name == REMOTE_STATE && c.is_wholly_known())
+                .then(|| self.read_remote_state(node, data, &addr, &c, true))
+                .flatten()
+                .map(|v| v.mark_with_paths(&marks))
+        });
+        let after = read.or(config);
+        if let Some(value) = &after {
+            self.scoped
+                .borrow_mut()
+                .insert((node, data.key.clone()), value.clone());
+        }
+        self.changes.borrow_mut().push(ResourceChange {
+            addr: resource.instance(InstanceKey::None),
+            previous: None,
+            deposed: None,
+            action: Action::Read,
+            reason: Some("read_because_check_nested"),
+            before: None,
+            after,
+            replace_paths: Vec::new(),
+            caveat: None,
+            importing: None,
+            declared_at: declared_at(m, data),
+            blocks: Vec::new(),
+            schema: None,
+        });
     }
 }

@@ -86,7 +86,7 @@ impl Planner<'_> {
         // cannot read, so it reuses the last result when the arguments are the ones it
         // was read with.
         let read = (addr.resource.type_name == REMOTE_STATE)
-            .then(|| self.read_remote_state(node, r, &config))
+            .then(|| self.read_remote_state(node, r, addr, &config, false))
             .flatten();
         let prior = || {
             self.current

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::{Bindings, Expansion, Node, Planner, Repetition};
 use crate::check::SENSITIVE_FOR_EACH;
-use crate::eval::{Marks, Value};
+use crate::eval::{Causes, Marks, Value};
 use crate::merge::{literal_string, Attr, MergedModule};
 use crate::module::Dialect;
 use crate::plan::state::InstanceKey;
@@ -76,11 +76,14 @@ impl Planner<'_> {
         enabled: Option<&Attr>,
     ) -> Option<Expansion> {
         let m = self.node(node).merged.clone();
+        let none = Bindings::default();
+        // Terraform's count errors carry no expression (`evaluateCountExpressionValue`
+        // keeps its evaluation context to itself), its for_each errors carry the
+        // expression and its scope.
         let fail = |attr: &Attr, summary: &str, detail: String| {
             self.error(PlanDiagnostic::at(&m, attr.origin(), summary, detail));
             None
         };
-        let none = Bindings::default();
         if let Some(count) = count {
             let (value, unread) =
                 self.noting_unread(|| self.eval(node, count.file, count.expr(), &none));
@@ -117,11 +120,21 @@ impl Planner<'_> {
             // their marks for `each.value`.
             let (value, marks) = value?.unmark();
             if marks.contains(Marks::SENSITIVE) {
-                return fail(
-                    for_each,
+                let sensitive = Causes {
+                    sensitive: true,
+                    ..Causes::default()
+                };
+                let values =
+                    self.expression_values(node, for_each.file, for_each.expr(), &none, sensitive);
+                let d = PlanDiagnostic::at(
+                    &m,
+                    for_each.origin(),
                     "Invalid for_each argument",
-                    SENSITIVE_FOR_EACH.into(),
-                );
+                    SENSITIVE_FOR_EACH,
+                )
+                .with_values(values);
+                self.error(d);
+                return None;
             }
             let unknown_keys = match &value {
                 Value::Unknown => true,
@@ -131,7 +144,7 @@ impl Planner<'_> {
             if unread && unknown_keys {
                 return self.unread_expansion(&m, for_each);
             }
-            return self.for_each_instances(&m, for_each, value);
+            return self.for_each_instances(node, &m, for_each, value);
         }
         if let Some(enabled) = enabled {
             let (value, _) = self
@@ -167,14 +180,22 @@ impl Planner<'_> {
 
     pub(super) fn for_each_instances(
         &self,
+        node: usize,
         m: &MergedModule,
         attr: &Attr,
         value: Value,
     ) -> Option<Expansion> {
-        let fail = |summary: &str, detail: String| {
-            self.error(PlanDiagnostic::at(m, attr.origin(), summary, detail));
+        let fail = |summary: &str, detail: String, causes: Causes| {
+            let none = Bindings::default();
+            let values = self.expression_values(node, attr.file, attr.expr(), &none, causes);
+            self.error(PlanDiagnostic::at(m, attr.origin(), summary, detail).with_values(values));
             None
         };
+        let unknown = Causes {
+            unknown: true,
+            ..Causes::default()
+        };
+        let plain = Causes::default();
         let invalid = "Invalid for_each argument";
         let tool = match self.dialect {
             Dialect::Terraform => "Terraform",
@@ -189,8 +210,8 @@ impl Planner<'_> {
             return None;
         }
         let instances: Vec<(InstanceKey, Bindings)> = match &value {
-            Value::Unknown => return fail(invalid, format!("The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so {tool} cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge.")),
-            Value::Null => return fail(invalid, "The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into()),
+            Value::Unknown => return fail(invalid, format!("The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so {tool} cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."), unknown),
+            Value::Null => return fail(invalid, "The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into(), plain),
             Value::Map(map) | Value::Object(map) => map
                 .iter()
                 .map(|(k, v)| {
@@ -203,12 +224,12 @@ impl Planner<'_> {
                 .collect(),
             Value::Set(items) => {
                 if items.iter().any(|v| !v.is_known()) {
-                    return fail(invalid, format!("The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so {tool} cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."));
+                    return fail(invalid, format!("The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so {tool} cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."), unknown);
                 }
                 let mut out = Vec::new();
                 for item in items {
                     let Some(s) = item.as_str() else {
-                        return fail("Invalid for_each set argument", format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets of strings, but you have provided a set containing type {}.", item.type_name()));
+                        return fail("Invalid for_each set argument", format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets of strings, but you have provided a set containing type {}.", item.type_name()), plain);
                     };
                     let bindings = Bindings {
                         each: Some((Value::string(s), Value::string(s))),
@@ -218,7 +239,7 @@ impl Planner<'_> {
                 }
                 out
             }
-            other => return fail(invalid, format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", other.type_name())),
+            other => return fail(invalid, format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", other.type_name()), plain),
         };
         Some((Repetition::ForEach, instances))
     }

@@ -77,6 +77,7 @@ impl Planner<'_> {
                 "Configuration for import target does not exist",
                 self.import_without_config(&addr),
             ));
+            self.unconfigured_imports.borrow_mut().insert(addr);
             return;
         }
         let Some(id) = block.block.body.attribute("id") else {

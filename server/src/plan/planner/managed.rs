@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::expansion::assemble;
 use super::scope::{block_values, literal_bool, InstanceScope};
 use super::{declared_at, Bindings, Memo, Planned, Planner, Repetition};
-use crate::eval::{MarkedPaths, Marks, PathStep, Value};
+use crate::eval::Value;
 use crate::merge::{MergedBody, MergedModule, Mode, Resource, ResourceKey};
 use crate::module::Dialect;
 use crate::plan::address::{InstanceAddr, ResourceAddr};
@@ -15,7 +15,7 @@ use crate::plan::providers::{self, decode_prior, propose, propose_replacement};
 use crate::plan::state::{InstanceKey, InstanceStatus, ResourceMode};
 use crate::plan::{Action, PlanDiagnostic, PlanMode, ResourceChange};
 use crate::schema::BlockSchema;
-use crate::syntax::{json_string_native, Expr, ExprKind, TraversalStep};
+use crate::syntax::{json_string_native, ExprKind, TraversalStep};
 
 impl Planner<'_> {
     /// The value a reference to a resource gives: its planned objects.
@@ -140,7 +140,7 @@ impl Planner<'_> {
                     }
                 }
                 Err(e) => {
-                    self.eval_error(node, b.file, &e);
+                    self.eval_error(node, b.file, None, bindings, &e);
                     ok = false;
                 }
             }
@@ -344,42 +344,6 @@ impl Planner<'_> {
         ));
     }
 
-    /// `ignore_changes` (spec §4.5 step 6): the prior value put back into the
-    /// configuration for every listed path; `all` uses the prior object whole. Also
-    /// which paths were taken from the prior.
-    pub(super) fn ignore_changes(
-        &self,
-        node: usize,
-        r: &Resource,
-        config: &Value,
-        prior: &Value,
-    ) -> (Value, Ignored) {
-        if r.lifecycle.ignore_all_changes.is_some() {
-            return (prior.clone(), Ignored::All);
-        }
-        let Some(list) = &r.lifecycle.ignore_changes else {
-            return (config.clone(), Ignored::Paths(Vec::new()));
-        };
-        // `hcl.ExprList`, then each element a relative traversal (a JSON string read as one).
-        let Some(items) = list.expr().static_list() else {
-            return (config.clone(), Ignored::Paths(Vec::new()));
-        };
-        let mut out = config.clone();
-        let mut taken = Vec::new();
-        for item in items {
-            let item = match item.is_json() {
-                true => item.static_traversal(),
-                false => Some(item),
-            };
-            if let Some(path) = item.and_then(|i| static_path(&i, self, node)) {
-                let prior_at = get_path(prior, &path);
-                set_path(&mut out, &path, prior_at);
-                taken.push(path);
-            }
-        }
-        (out, Ignored::Paths(taken))
-    }
-
     /// Whether any `replace_triggered_by` reference of the instance fires (spec §4.6).
     pub(super) fn triggers_fire(&self, node: usize, r: &Resource, bindings: &Bindings) -> bool {
         let Some(list) = &r.lifecycle.replace_triggered_by else {
@@ -461,65 +425,6 @@ impl Planner<'_> {
     }
 }
 
-/// What `ignore_changes` took from the prior object: all of it, or the values at paths.
-pub(super) enum Ignored {
-    All,
-    Paths(Vec<Vec<String>>),
-}
-
-impl Ignored {
-    /// The planned object's marks: the configuration's, except under the paths taken
-    /// from the prior, which carry the prior's marks there.
-    fn marks(
-        &self,
-        config: &[(Vec<PathStep>, Marks)],
-        prior: &[(Vec<PathStep>, Marks)],
-    ) -> MarkedPaths {
-        let paths = match self {
-            Ignored::All => return prior.to_vec(),
-            Ignored::Paths(paths) => paths,
-        };
-        let under = |marked: &[PathStep]| {
-            paths.iter().any(|p| {
-                p.len() <= marked.len()
-                    && p.iter().zip(marked).all(|(name, step)| match step {
-                        PathStep::Key(k) => k == name,
-                        PathStep::Index(i) => name.parse() == Ok(*i),
-                    })
-            })
-        };
-        let kept = config.iter().filter(|(p, _)| !under(p));
-        let taken = prior.iter().filter(|(p, _)| under(p));
-        kept.chain(taken).cloned().collect()
-    }
-}
-
-/// An `ignore_changes` element as a path of attribute names and keys.
-pub(super) fn static_path(expr: &Expr, planner: &Planner, node: usize) -> Option<Vec<String>> {
-    let (root, steps) = match &expr.kind {
-        ExprKind::Variable(id) => (id.name.to_string(), &[][..]),
-        ExprKind::Traversal { root, steps } => match &root.kind {
-            ExprKind::Variable(id) => (id.name.to_string(), &steps[..]),
-            _ => return None,
-        },
-        ExprKind::String(s) => return Some(vec![s.to_string()]),
-        _ => return None,
-    };
-    let mut path = vec![root];
-    for step in steps {
-        match step {
-            TraversalStep::Attr(id) => path.push(id.name.to_string()),
-            TraversalStep::Index(e) => {
-                let v = planner.eval(node, 0, e, &Bindings::default())?;
-                path.push(v.to_text()?);
-            }
-            TraversalStep::LegacyIndex(i, _) => path.push(i.to_string()),
-            _ => return None,
-        }
-    }
-    Some(path)
-}
-
 /// The value at a path of names and indexes; null where it does not exist.
 pub(in crate::plan) fn get_path(value: &Value, path: &[String]) -> Value {
     let mut v = value.clone();
@@ -541,31 +446,4 @@ pub(in crate::plan) fn get_path(value: &Value, path: &[String]) -> Value {
         };
     }
     v
-}
-
-/// Sets the value at a path (removing a map key when `new` is null).
-pub(super) fn set_path(value: &mut Value, path: &[String], new: Value) {
-    let Some((first, rest)) = path.split_first() else {
-        *value = new;
-        return;
-    };
-    match value {
-        Value::Object(map) | Value::Map(map) => {
-            if rest.is_empty() && new.is_null() {
-                map.remove(first);
-                return;
-            }
-            let slot = map.entry(first.clone()).or_insert(Value::Null);
-            if slot.is_null() && !rest.is_empty() {
-                *slot = Value::Object(BTreeMap::new().into());
-            }
-            set_path(slot, rest, new);
-        }
-        Value::List(items) | Value::Tuple(items) => {
-            if let Some(slot) = first.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
-                set_path(slot, rest, new);
-            }
-        }
-        _ => {}
-    }
 }

@@ -8,7 +8,6 @@ use super::scope::body_exprs;
 use super::Planner;
 use crate::eval::references;
 use crate::merge::{Mode, Resource, ResourceKey};
-use crate::plan::address::{ModulePath, Target};
 use crate::syntax::Expr;
 
 impl Planner<'_> {
@@ -65,29 +64,19 @@ impl Planner<'_> {
     }
 
     /// Spec §4.7: the resources of module instance `node` replaced
-    /// create-before-destroy, from the configuration's (`cbd.rs`), and the recorded
-    /// dependencies of orphaned create_before_destroy objects.
+    /// create-before-destroy, from the configuration's (`cbd.rs`). An orphan's recorded
+    /// flag forces nothing: Terraform plans orphans inside their resource's expansion,
+    /// after its `ForcedCBDTransformer` ran (recorded fixture `cbd-orphan-cycle`: the
+    /// orphan's dependency is replaced destroy-then-create, and the apply graph then
+    /// has a cycle).
     pub(super) fn compute_forced_cbd(&self, node: usize, configured: &Forced) {
         let path = self.node(node).path.clone();
         let calls: Vec<String> = path.calls().iter().map(|c| c.to_string()).collect();
-        let mut forced: HashSet<ResourceKey> = configured
+        let forced: HashSet<ResourceKey> = configured
             .iter()
             .filter(|(module, _)| *module == calls)
             .map(|(_, key)| key.clone())
             .collect();
-        for o in &self.objects {
-            if o.addr.resource.module == path && o.instance.create_before_destroy {
-                for dep in &o.instance.dependencies {
-                    if let Ok(Target::Resource(res)) = Target::parse(dep, &ModulePath::root()) {
-                        forced.insert(ResourceKey {
-                            mode: Mode::Managed,
-                            type_name: res.type_name,
-                            name: res.name,
-                        });
-                    }
-                }
-            }
-        }
         self.forced_cbd.borrow_mut().insert(node, forced);
     }
 }

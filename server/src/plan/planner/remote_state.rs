@@ -12,11 +12,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::Planner;
+use crate::check::missing_item_range;
 use crate::eval::Value;
-use crate::merge::Resource;
+use crate::merge::{Origin, Resource};
+use crate::plan::address::InstanceAddr;
 use crate::plan::state::read_state;
 use crate::plan::PlanDiagnostic;
 use crate::schema::ValueType;
+use crate::syntax::Syntax;
 use crate::text::read::{confined, regular_metadata};
 use crate::types::Type;
 
@@ -32,11 +35,16 @@ impl Planner<'_> {
     /// The object `data.terraform_remote_state` reads for a known, unmarked `config`, or
     /// `None` when Strata does not read it (another backend, a file outside the root
     /// module, a state file it cannot load).
+    ///
+    /// A state file that does not exist is an error; for a `check` block's data source
+    /// (`scoped`) a warning, and the outputs are then unknown.
     pub(super) fn read_remote_state(
         &self,
         node: usize,
         r: &Resource,
+        addr: &InstanceAddr,
         config: &Value,
+        scoped: bool,
     ) -> Option<Value> {
         let attributes = config.attributes()?;
         let attr = |name: &str| attributes.get(name).cloned().unwrap_or(Value::Null);
@@ -77,31 +85,47 @@ impl Planner<'_> {
             }
             Err(_) => return None,
         };
-        match state {
-            Some(state) => outputs.extend(state.outputs.into_iter().map(|(k, o)| {
-                let value = match o.type_.as_ref().and_then(ValueType::from_json) {
-                    Some(ty) => Value::from_typed_json(&o.value, &Type::from(&ty)),
-                    None => Value::from_json(&o.value),
-                };
-                (k, value)
-            })),
+        let outputs = match state {
+            Some(state) => {
+                outputs.extend(state.outputs.into_iter().map(|(k, o)| {
+                    let value = match o.type_.as_ref().and_then(ValueType::from_json) {
+                        Some(ty) => Value::from_typed_json(&o.value, &Type::from(&ty)),
+                        None => Value::from_json(&o.value),
+                    };
+                    (k, value)
+                }));
+                Value::Object(outputs.into())
+            }
             None => {
                 let m = self.node(node).merged.clone();
-                self.error(PlanDiagnostic::at(
+                // The provider's error is placed on the block's body (`InConfigBody`).
+                let decl = r.provenance.decl;
+                let source = m.file(decl.file);
+                let json = source.syntax.syntax == Syntax::Json;
+                let span =
+                    missing_item_range(&source.text, json, decl.span, r.provenance.decl_span);
+                let diagnostic = PlanDiagnostic::at(
                     &m,
-                    r.provenance.decl,
+                    Origin { span, ..decl },
                     "Unable to find remote state",
                     "No stored state was found for the given workspace in the given backend.",
-                ));
-                outputs.clear();
+                )
+                .with_address(addr);
+                if scoped {
+                    self.warnings.borrow_mut().push(diagnostic);
+                    Value::Unknown
+                } else {
+                    self.error(diagnostic);
+                    Value::Object(BTreeMap::new().into())
+                }
             }
-        }
+        };
         Some(Value::Object(
             BTreeMap::from([
                 ("backend".to_string(), attr("backend")),
                 ("config".to_string(), backend.clone()),
                 ("defaults".to_string(), defaults.clone()),
-                ("outputs".to_string(), Value::Object(outputs.into())),
+                ("outputs".to_string(), outputs),
                 ("workspace".to_string(), workspace),
             ])
             .into(),

@@ -171,6 +171,10 @@ impl Scope for InstanceScope<'_> {
                     type_name: t.to_string(),
                     name: n.to_string(),
                 };
+                // A check block's own data source, read before its assertions.
+                if let Some(v) = p.scoped.borrow().get(&(self.node, key.clone())) {
+                    return Ok((v.clone(), 2));
+                }
                 if !p.node(self.node).merged.resources.contains_key(&key) {
                     return Err(EvalError::new("Reference to undeclared resource", format!("A data resource \"{t}\" \"{n}\" has not been declared in this module."), span));
                 }
@@ -218,6 +222,10 @@ impl Scope for InstanceScope<'_> {
                     type_name: type_name.to_string(),
                     name: name.to_string(),
                 };
+                // A check block's own data source, read before its assertions.
+                if let Some(v) = p.scoped.borrow().get(&(self.node, key.clone())) {
+                    return Ok((v.clone(), 2));
+                }
                 if !p.node(self.node).merged.resources.contains_key(&key) {
                     return Err(EvalError::new("Reference to undeclared resource", format!("A managed resource \"{type_name}\" \"{name}\" has not been declared in the root module."), span));
                 }

@@ -16,6 +16,7 @@ mod differ;
 mod json;
 mod primitive;
 mod render;
+mod snippet;
 mod structured;
 #[cfg(test)]
 mod tests;
@@ -31,10 +32,12 @@ use crate::module::Dialect;
 use crate::syntax::Span;
 use diff::Opts;
 use differ::Shape;
+pub use snippet::snippet;
 use structured::Change;
 use wrap::{word_wrap, COLUMNS};
 
-/// How a caller names a place in text: `main.tf line 3`.
+/// How a caller shows a diagnostic's place: its source lines as Terraform prints them
+/// (`snippet`), `  on main.tf line 3:` first.
 pub type PlaceOf<'a> = &'a dyn Fn(&Path, Span) -> String;
 
 /// The plan as `terraform show` prints it, then its errors and warnings.
@@ -238,8 +241,7 @@ fn outputs(plan: &Plan) -> String {
     lines.join("\n")
 }
 
-/// The text followed by each error and warning as `terraform plan` prints them (Terraform
-/// prints no source lines for them here: only the place).
+/// The text followed by each error and warning as `terraform plan` prints them.
 fn diagnostics(mut out: String, plan: &Plan, place: PlaceOf) -> String {
     for (kind, list) in [("Error", &plan.errors), ("Warning", &plan.warnings)] {
         for d in list {
@@ -251,8 +253,24 @@ fn diagnostics(mut out: String, plan: &Plan, place: PlaceOf) -> String {
 
 fn diagnostic(kind: &str, d: &PlanDiagnostic, place: PlaceOf) -> String {
     let mut out = format!("\n{kind}: {}\n\n", d.summary);
+    if let Some(address) = &d.address {
+        out.push_str(&format!("  with {address},\n"));
+    }
     if let Some((path, span)) = &d.place {
-        out.push_str(&format!("  on {}:\n\n", place(path, *span)));
+        let snippet = place(path, *span);
+        // The values go under the source lines, before the blank line that ends them
+        // (`appendSourceSnippets`).
+        match snippet.strip_suffix("\n\n") {
+            Some(lines) if !d.values.is_empty() && lines.contains("\n") => {
+                out.push_str(lines);
+                out.push_str("\n    ├────────────────\n");
+                for v in &d.values {
+                    out.push_str(&format!("    │ {} {}\n", v.traversal, v.statement));
+                }
+                out.push('\n');
+            }
+            _ => out.push_str(&snippet),
+        }
     }
     if !d.detail.is_empty() {
         for line in d.detail.split('\n') {
