@@ -35,6 +35,7 @@ mod module_providers;
 pub mod module_sources;
 mod modules;
 mod overrides;
+mod places;
 mod provider_bodies;
 mod provider_configs;
 mod provider_functions;
