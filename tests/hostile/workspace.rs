@@ -11,9 +11,10 @@ use crate::support::{uri, Client, TempDir};
 /// An empty prior state, which makes the plan code lens plan.
 const EMPTY_STATE: &str = r#"{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"l","outputs":{},"resources":[]}"#;
 
-/// A workspace of four modules: `nested/` (10,000 nested blocks), `self/` (a module that
-/// calls itself, with a prior state), `fifo/` (a FIFO as its state) and `exponential/`
-/// (locals that double 38 times).
+/// A workspace of five modules: `nested/` (10,000 nested blocks), `self/` (a module that
+/// calls itself, with a prior state), `fifo/` (a FIFO as its state), `exponential/`
+/// (locals that double 38 times) and `undeclared/` (10,000 locals, each referring to a
+/// different undeclared one).
 fn hostile_workspace() -> TempDir {
     let dir = TempDir::new("hostile-workspace");
     let levels = 10_000;
@@ -40,8 +41,18 @@ fn hostile_workspace() -> TempDir {
     }
     exponential.push_str("}\n\noutput \"o\" {\n  value = local.l38\n}\n");
     dir.write("exponential/main.tf", &exponential);
+    let mut undeclared = String::from("locals {\n");
+    for i in 0..UNDECLARED {
+        undeclared.push_str(&format!("  a{i} = local.nope{i}\n"));
+    }
+    undeclared.push_str("}\n");
+    dir.write("undeclared/main.tf", &undeclared);
     dir
 }
+
+/// The locals of `undeclared/`: checking them took minutes while each diagnostic's
+/// object was found by scanning every object (the wait for diagnostics is 20 s).
+const UNDECLARED: usize = 10_000;
 
 /// The messages of the diagnostics published for `path` once they include `summary`.
 fn diagnostics_with(client: &mut Client, path: &std::path::Path, summary: &str) -> Vec<String> {
@@ -152,6 +163,11 @@ fn the_server_indexes_plans_and_keeps_answering_on_a_hostile_workspace() {
         plan_errors(&planned).contains(&"Evaluation limit reached".to_string()),
         "{planned}"
     );
+
+    // (e) 10,000 errors, one per object: the diagnostics within the wait.
+    let undeclared = dir.path().join("undeclared/main.tf");
+    let found = diagnostics_with(&mut client, &undeclared, "Reference to undeclared local");
+    assert_eq!(found.len(), UNDECLARED, "{:?}", found.first());
 
     assert_hover_works(&mut client);
 }

@@ -36,6 +36,7 @@ pub mod module_sources;
 mod modules;
 mod outputs;
 mod overrides;
+mod places;
 mod provider_bodies;
 mod provider_configs;
 mod provider_functions;

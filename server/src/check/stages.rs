@@ -15,6 +15,7 @@
 use std::collections::HashSet;
 
 use super::evaluated::Walked;
+use super::places::Places;
 use super::{at, Diagnostic, Severity};
 use crate::merge::{MergedModule, Origin};
 use crate::syntax::Span;
@@ -100,6 +101,7 @@ pub(super) fn apply(
             conditions.push((place.unit, roots));
         }
     }
+    let places = Places::new(m, places.into_iter());
     let is_condition = |unit: u32| conditions.iter().any(|(u, _)| *u == unit);
     let unit_of = |d: &Diagnostic| -> Option<u32> {
         // A lookup without a place is located by the reference it follows.
@@ -107,12 +109,7 @@ pub(super) fn apply(
             Some(r) if d.path.as_os_str().is_empty() => (&r.path, r.span),
             _ => (&d.path, d.span),
         };
-        places
-            .iter()
-            .find(|(file, s, _)| {
-                &m.file(*file).path == path && s.start <= span.start && span.end <= s.end
-            })
-            .map(|(_, _, unit)| *unit)
+        places.first(path, span)
     };
     let errors_at = |wanted: &[Stage]| -> HashSet<u32> {
         found

@@ -20,8 +20,8 @@
 //! provisioners are validated in order only until the resource has an error.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 
+use super::places::Places;
 use super::provider_configs::configuration_address;
 use super::resource_types::Unsupported;
 use super::walk_parts::{self, Role};
@@ -70,47 +70,42 @@ pub(super) fn skip_dependents(
     }
     let mut objects = graph(m);
     let child_failures = expand_module_references(m, children, schemas, &mut objects);
-    let states = walk_states(m, &objects, &found, unsupported, &child_failures);
+    let places = object_places(m, &objects);
+    let states = walk_states(&places, &objects, &found, unsupported, &child_failures);
     found
         .into_iter()
-        .filter(|d| owner(m, &objects, d).is_none_or(|o| states[o] != State::Skipped))
+        .filter(|d| owner(&places, d).is_none_or(|o| states[o] != State::Skipped))
         .collect()
 }
 
-/// The object of `objects` a diagnostic belongs to: the innermost one around it.
-fn owner(m: &MergedModule, objects: &[Object], d: &Diagnostic) -> Option<usize> {
+/// The places of `objects`, each tagged with its object's index.
+fn object_places<'m>(m: &'m MergedModule, objects: &[Object]) -> Places<'m, usize> {
+    let spans = objects.iter().enumerate();
+    let places = spans.flat_map(|(i, o)| o.spans.iter().map(move |(file, s)| (*file, *s, i)));
+    Places::new(m, places)
+}
+
+/// The object a diagnostic belongs to: the innermost one around it.
+fn owner(places: &Places<'_, usize>, d: &Diagnostic) -> Option<usize> {
     // A lookup without a place belongs where the reference it follows is.
     let (path, span) = match d.related.first() {
         Some(r) if d.path.as_os_str().is_empty() => (r.path.as_path(), r.span),
         _ => (d.path.as_path(), d.span),
     };
-    let found = innermost(m, objects, path, span);
+    let found = places.innermost(path, span);
     // A place outside every object (a JSON resource's type, which the resources of that
     // type share) belongs where the first related place is.
     match (found, d.related.first()) {
-        (None, Some(r)) => innermost(m, objects, &r.path, r.span),
+        (None, Some(r)) => places.innermost(&r.path, r.span),
         _ => found,
     }
-}
-
-/// The innermost object of `objects` around `span` of the file at `path`.
-fn innermost(m: &MergedModule, objects: &[Object], path: &Path, span: Span) -> Option<usize> {
-    objects
-        .iter()
-        .enumerate()
-        .flat_map(|(i, o)| o.spans.iter().map(move |s| (i, s)))
-        .filter(|(_, (file, _))| m.file(*file).path == path)
-        .map(|(i, (_, s))| (i, s))
-        .filter(|(_, s)| s.start <= span.start && span.end <= s.end)
-        .min_by_key(|(_, s)| s.end - s.start)
-        .map(|(i, _)| i)
 }
 
 /// Each object's state once the walk is over: failed (an error of its own, an
 /// unsupported resource type, or one of `failed` (addresses)), skipped (something it
 /// depends on failed), or reached.
 fn walk_states(
-    m: &MergedModule,
+    places: &Places<'_, usize>,
     objects: &[Object],
     found: &[Diagnostic],
     unsupported: &[Unsupported<'_>],
@@ -126,7 +121,7 @@ fn walk_states(
         .map(|o| failed.contains(&o.address))
         .collect();
     for d in found.iter().filter(|d| d.severity == Severity::Error) {
-        if let Some(o) = owner(m, objects, d) {
+        if let Some(o) = owner(places, d) {
             erred[o] = true;
         }
     }
@@ -161,7 +156,8 @@ fn failed_outputs(child: &MergedModule, schemas: &dyn ProviderSchemaSource) -> H
     let unsupported = super::resource_types::unsupported(child, schemas);
     let mut objects = graph(child);
     let nested = expand_module_references(child, &|_| None, schemas, &mut objects);
-    let states = walk_states(child, &objects, &found, &unsupported, &nested);
+    let places = object_places(child, &objects);
+    let states = walk_states(&places, &objects, &found, &unsupported, &nested);
     objects
         .iter()
         .zip(states)
@@ -216,18 +212,23 @@ fn visit(
 /// Every object of the module, with what it refers to.
 fn graph(m: &MergedModule) -> Vec<Object> {
     let mut objects: Vec<Object> = Vec::new();
+    // Each address's object, found by hashing (a scan for each made 20,000 locals slow).
+    let mut known: HashMap<String, usize> = HashMap::new();
     let mut add = |address: String, file: u32, span: Span, refers: HashSet<String>| {
         // Override files add to the object their labels name.
-        match objects.iter_mut().find(|o| o.address == address) {
+        match known.get(&address).and_then(|&i| objects.get_mut(i)) {
             Some(o) => {
                 o.spans.push((file, span));
                 o.refers.extend(refers);
             }
-            None => objects.push(Object {
-                address,
-                spans: vec![(file, span)],
-                refers,
-            }),
+            None => {
+                known.insert(address.clone(), objects.len());
+                objects.push(Object {
+                    address,
+                    spans: vec![(file, span)],
+                    refers,
+                });
+            }
         }
     };
     for (fi, file) in m.files.iter().enumerate() {

@@ -123,6 +123,15 @@ pub(super) fn declared_at(m: &MergedModule, r: &Resource) -> Option<(PathBuf, Sp
     ))
 }
 
+/// A value computed once, with what its computation read.
+struct Memoized {
+    value: Value,
+    /// Whether it depends on something Strata could not read (see `Planner::unread`).
+    unread: bool,
+    /// Whether its evaluation failed (see `Planner::failed`).
+    failed: bool,
+}
+
 /// The state of the walk.
 pub(super) struct Planner<'a> {
     pub config: &'a Configuration<'a>,
@@ -133,11 +142,16 @@ pub(super) struct Planner<'a> {
     root_vars: BTreeMap<String, Value>,
     pub objects: Vec<Object>,
     current: HashMap<InstanceAddr, usize>,
-    memo: RefCell<HashMap<Memo, Option<(Value, bool)>>>,
+    /// Each value computed (none while it is being computed).
+    memo: RefCell<HashMap<Memo, Option<Memoized>>>,
     /// Set while evaluating when a value read so far depends on something Terraform
     /// knows at plan time and Strata does not (a data source Terraform reads while
     /// planning): an unknown it leads to is Strata's ignorance, not an apply-time value.
     unread: Cell<bool>,
+    /// Set while evaluating when a value read so far failed: its expression had an error,
+    /// or so did one it depends on. Terraform does not evaluate what depends on a node
+    /// whose evaluation failed (its graph walk skips it): such a value is no value.
+    failed: Cell<bool>,
     pub planned: RefCell<HashMap<(usize, ResourceKey), PlannedInstances>>,
     pub expansions: RefCell<HashMap<(usize, ResourceKey), Expansion>>,
     pub changes: RefCell<Vec<ResourceChange>>,
@@ -226,6 +240,7 @@ pub(super) fn run(config: &Configuration, state: &State, options: &PlanOptions) 
         current: HashMap::new(),
         memo: RefCell::default(),
         unread: Cell::new(false),
+        failed: Cell::new(false),
         planned: RefCell::default(),
         expansions: RefCell::default(),
         changes: RefCell::default(),
@@ -461,10 +476,14 @@ impl<'a> Planner<'a> {
             file,
             bindings: bindings.clone(),
         };
-        match evaluate(expr, &scope) {
+        let (result, upstream_failed) = self.noting_failed(|| evaluate(expr, &scope));
+        match result {
+            // Something it reads failed: not evaluated, and nothing more to report.
+            _ if upstream_failed => None,
             Ok(v) => Some(v),
             Err(e) => {
                 self.eval_error(node, file, Some(expr), bindings, &e);
+                self.failed.set(true);
                 None
             }
         }
@@ -476,11 +495,14 @@ impl<'a> Planner<'a> {
     fn memoized(&self, key: Memo, f: impl FnOnce() -> Value) -> Value {
         if let Some(slot) = self.memo.borrow().get(&key) {
             return match slot {
-                Some((value, unread)) => {
-                    if *unread {
+                Some(m) => {
+                    if m.unread {
                         self.unread.set(true);
                     }
-                    value.clone()
+                    if m.failed {
+                        self.failed.set(true);
+                    }
+                    m.value.clone()
                 }
                 None => Value::Unknown,
             };
@@ -489,11 +511,16 @@ impl<'a> Planner<'a> {
             return Value::Unknown;
         }
         self.memo.borrow_mut().insert(key.clone(), None);
-        let (value, unread) = self.noting_unread(f);
+        let ((value, unread), failed) = self.noting_failed(|| self.noting_unread(f));
         self.leave();
-        self.memo
-            .borrow_mut()
-            .insert(key, Some((value.clone(), unread)));
+        self.memo.borrow_mut().insert(
+            key,
+            Some(Memoized {
+                value: value.clone(),
+                unread,
+                failed,
+            }),
+        );
         value
     }
 
@@ -505,5 +532,14 @@ impl<'a> Planner<'a> {
         let unread = self.unread.get();
         self.unread.set(outer || unread);
         (result, unread)
+    }
+
+    /// Runs `f`, and says whether what it read failed (see `failed`).
+    pub(super) fn noting_failed<T>(&self, f: impl FnOnce() -> T) -> (T, bool) {
+        let outer = self.failed.replace(false);
+        let result = f();
+        let failed = self.failed.get();
+        self.failed.set(outer || failed);
+        (result, failed)
     }
 }

@@ -52,7 +52,12 @@ impl Planner<'_> {
             .map(|(name, o)| removed(name, &Value::from_json(&o.value), o.sensitive))
             .collect();
         for (name, output) in &root.outputs {
-            let after = self.output_value(0, name);
+            // An output whose evaluation failed is not planned (Terraform's walk stops
+            // there); the failure is reported.
+            let (after, failed) = self.noting_failed(|| self.output_value(0, name));
+            if failed {
+                continue;
+            }
             let declared_sensitive = literal_bool(output.sensitive.as_ref());
             let prior = state.outputs.get(name);
             let before = prior.map_or(Value::Null, |o| Value::from_json(&o.value));

@@ -11,6 +11,10 @@ use crate::plan::PlanMode;
 use crate::syntax::Span;
 use crate::types::convert;
 
+/// The summary of the error that stops an evaluation reading a failed value; never
+/// reported (the failure was).
+const UPSTREAM_FAILED: &str = "Upstream dependency failed";
+
 impl Planner<'_> {
     pub(super) fn variable(&self, node: usize, name: &str, span: Span) -> Result<Value, EvalError> {
         let n = self.node(node);
@@ -87,15 +91,23 @@ impl Planner<'_> {
                 span,
             ));
         };
-        Ok(self.memoized(Memo::Local(node, name.to_string()), || {
-            self.eval(
-                node,
-                local.value.file,
-                local.value.expr(),
-                &Bindings::default(),
-            )
-            .unwrap_or(Value::Unknown)
-        }))
+        let (value, failed) = self.noting_failed(|| {
+            self.memoized(Memo::Local(node, name.to_string()), || {
+                self.eval(
+                    node,
+                    local.value.file,
+                    local.value.expr(),
+                    &Bindings::default(),
+                )
+                .unwrap_or(Value::Unknown)
+            })
+        });
+        // A local value whose evaluation failed stops the evaluation that reads it
+        // (which reports nothing more: see `Planner::eval`).
+        match failed {
+            true => Err(EvalError::new(UPSTREAM_FAILED, String::new(), span)),
+            false => Ok(value),
+        }
     }
 
     pub(super) fn output_value(&self, node: usize, name: &str) -> Value {
@@ -152,14 +164,12 @@ impl Planner<'_> {
                 self.unread.set(true);
                 return Value::Unknown;
             };
+            // Only the failed outputs themselves are missing (unknown): Terraform skips what
+            // depends on the output, not on the others of the call.
             let outputs = |child: usize| {
                 let m = self.node(child).merged.clone();
-                Value::Object(
-                    m.outputs
-                        .keys()
-                        .map(|o| (o.clone(), self.output_value(child, o)))
-                        .collect(),
-                )
+                let output = |o: &String| self.noting_failed(|| self.output_value(child, o)).0;
+                Value::Object(m.outputs.keys().map(|o| (o.clone(), output(o))).collect())
             };
             assemble(
                 repetition,
