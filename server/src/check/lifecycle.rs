@@ -114,13 +114,7 @@ fn ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
         match &e.kind {
             ExprKind::String(s) if &**s == "*" => {
                 wildcard = Some(e.span);
-                ctx.push(
-                    Severity::Error,
-                    IGNORE_CHANGES,
-                    a.expr.span,
-                    "Invalid ignore_changes wildcard",
-                    "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
-                );
+                wildcard_error(ctx, a.expr.span);
             }
             ExprKind::String(_) => {
                 references += 1;
@@ -276,13 +270,7 @@ fn json_ignore_changes(ctx: &mut Ctx<'_>, a: &Attribute) {
     for e in &items {
         if star(e) {
             wildcard = Some(e.span);
-            ctx.push(
-                Severity::Error,
-                IGNORE_CHANGES,
-                a.expr.span,
-                "Invalid ignore_changes wildcard",
-                "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
-            );
+            wildcard_error(ctx, a.expr.span);
         } else if e.static_traversal().is_some() {
             references += 1;
         } else {
@@ -352,4 +340,15 @@ fn not_for_mode(ctx: &mut Ctx<'_>, lc: &Block, mode: &str) {
             &detail,
         );
     }
+}
+
+/// Terraform's error for the `["*"]` form of `ignore_changes`, over the whole list.
+fn wildcard_error(ctx: &mut Ctx<'_>, list: crate::syntax::Span) {
+    ctx.push(
+        Severity::Error,
+        IGNORE_CHANGES,
+        list,
+        "Invalid ignore_changes wildcard",
+        "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
+    );
 }

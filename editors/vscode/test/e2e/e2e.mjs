@@ -122,7 +122,9 @@ try {
   await openFile("main.tf");
   await page.keyboard.press("Control+J"); // hide the panel to give the editor room
   await goToLine("main.tf", 'resource "null_resource" "web"');
-  const label = page.locator(".monaco-editor .view-line span", { hasText: '"web"' }).first();
+  // The label's own token, not the line's span: inlay hints after the label widen the
+  // line, and its middle would fall on a hint.
+  const label = page.locator(".monaco-editor .view-line span[class^='mtk']", { hasText: /^"web"$/ }).first();
   await label.waitFor();
   // The code lenses above the block move it down when they arrive (and again when the
   // server's refresh requests bring the planned action): hover once they are there, and
