@@ -176,6 +176,9 @@ pub struct PlanDiagnostic {
     /// The object whose configuration it is about, as Terraform names it in the
     /// `with ADDRESS,` line (`tfdiags`' `InConfigBody` with an address).
     pub address: Option<String>,
+    /// The call of a built-in function the error came from, as Terraform names it in
+    /// the `while calling tonumber(v)` line under the source lines.
+    pub function_call: Option<String>,
 }
 
 impl PlanDiagnostic {
@@ -187,6 +190,7 @@ impl PlanDiagnostic {
             place: None,
             values: Vec::new(),
             address: None,
+            function_call: None,
         }
     }
 
@@ -198,12 +202,21 @@ impl PlanDiagnostic {
             place: Some((m.file(origin.file).path.clone(), origin.span)),
             values: Vec::new(),
             address: None,
+            function_call: None,
         }
     }
 
     /// The diagnostic with the values of its expression's references.
     pub fn with_values(self, values: Vec<crate::eval::ExpressionValue>) -> Self {
         Self { values, ..self }
+    }
+
+    /// The diagnostic with the function call it came from (`tonumber(v)`).
+    pub fn with_function_call(self, function_call: Option<String>) -> Self {
+        Self {
+            function_call,
+            ..self
+        }
     }
 
     /// The diagnostic about the configuration of the object at `address`.

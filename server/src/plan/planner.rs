@@ -445,8 +445,19 @@ impl<'a> Planner<'a> {
                 &e.summary,
                 e.detail.clone(),
             )
-            .with_values(values),
+            .with_values(values)
+            .with_function_call(e.function.as_deref().and_then(|f| self.call_text(f))),
         );
+    }
+
+    /// A built-in function's call as Terraform's `while calling` line writes it: its
+    /// parameters' names, the variadic one with `...` (`join(separator, lists...)`).
+    fn call_text(&self, name: &str) -> Option<String> {
+        let f = crate::schema::function(name, self.dialect)?;
+        let fixed = f.parameters.iter().flatten().map(|p| p.name.to_string());
+        let variadic = f.variadic.iter().map(|p| format!("{}...", p.name));
+        let names: Vec<String> = fixed.chain(variadic).collect();
+        Some(format!("{name}({})", names.join(", ")))
     }
 
     /// The values of `expr`'s references where it is evaluated, as a diagnostic about

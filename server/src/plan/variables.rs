@@ -136,6 +136,7 @@ pub fn root_values(
                 place,
                 values,
                 address: None,
+                function_call: None,
             }
         }));
     }
@@ -257,6 +258,7 @@ fn given_values(
                         place: source.place(m, v),
                         values: Vec::new(),
                         address: None,
+                        function_call: None,
                     });
                     None
                 }
@@ -271,6 +273,7 @@ fn given_values(
                         place: source.place(m, v),
                         values: Vec::new(),
                         address: None,
+                        function_call: None,
                     });
                     None
                 }
@@ -330,6 +333,7 @@ fn raw_value(
             place: place(d.span),
             values: Vec::new(),
             address: None,
+            function_call: None,
         });
         return None;
     }
@@ -343,6 +347,7 @@ fn raw_value(
                 place: place(e.span),
                 values: Vec::new(),
                 address: None,
+                function_call: None,
             });
             None
         }

@@ -45,6 +45,7 @@ impl Workspace {
                     place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
                     values: Vec::new(),
                     address: None,
+                    function_call: None,
                 })
                 .collect();
         if !errors.is_empty() {

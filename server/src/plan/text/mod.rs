@@ -261,9 +261,14 @@ fn diagnostic(kind: &str, d: &PlanDiagnostic, place: PlaceOf) -> String {
         // The values go under the source lines, before the blank line that ends them
         // (`appendSourceSnippets`).
         match snippet.strip_suffix("\n\n") {
-            Some(lines) if !d.values.is_empty() && lines.contains("\n") => {
+            Some(lines)
+                if (!d.values.is_empty() || d.function_call.is_some()) && lines.contains("\n") =>
+            {
                 out.push_str(lines);
                 out.push_str("\n    ├────────────────\n");
+                if let Some(call) = &d.function_call {
+                    out.push_str(&format!("    │ while calling {call}\n"));
+                }
                 for v in &d.values {
                     out.push_str(&format!("    │ {} {}\n", v.traversal, v.statement));
                 }
