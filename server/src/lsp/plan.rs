@@ -147,13 +147,12 @@ pub fn plan_preview(
     Ok(out)
 }
 
+/// A span of a file as the document's URI and LSP range, when the workspace holds it.
+type Located<'a> = dyn FnMut(&Path, Span) -> Option<(lsp::Uri, lsp::Range)> + 'a;
+
 /// `places` of the answer: each change's words, declaration and line in the text, in
 /// plan order.
-fn places(
-    plan: &Plan,
-    lines: &[Option<usize>],
-    located: &mut dyn FnMut(&Path, Span) -> Option<(lsp::Uri, lsp::Range)>,
-) -> Vec<Value> {
+fn places(plan: &Plan, lines: &[Option<usize>], located: &mut Located) -> Vec<Value> {
     plan.changes
         .iter()
         .zip(lines)
