@@ -67,6 +67,7 @@ fn initialize_advertises_only_what_works() {
             "strata.mergedBlock",
             "strata.showOverride",
             "strata.planPreview",
+            "strata.showPlannedChange",
             "strata.providerSchemaStatus"
         ])
     );

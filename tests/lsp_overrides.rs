@@ -125,7 +125,7 @@ fn code_lens_names_the_override_files_and_jumps_there() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|l| l["command"]["command"] != "strata.planPreview")
+        .filter(|l| l["command"]["command"] != "strata.showPlannedChange")
         .collect();
     let titles: Vec<&str> = lenses
         .iter()

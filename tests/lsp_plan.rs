@@ -117,17 +117,23 @@ fn plan_preview_returns_the_plan_and_its_text() {
             ("terraform_data.same".to_string(), json!(["no-op"])),
         ]
     );
-    // Where each change is declared (its block's header) and its words, for plan views.
+    // Where each change is declared (its block's header), its words and the line of the
+    // text that opens it (an unchanged object's is not shown), for plan views.
+    let rendered = result["rendered"].as_str().unwrap();
+    let opening = rendered
+        .lines()
+        .position(|l| l == "  # terraform_data.rep must be replaced")
+        .unwrap();
     assert_eq!(
         result["places"],
         json!([
             { "description": "will be replaced: triggers_replace changed", "uri": u,
-              "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 31 } } },
+              "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 31 } },
+              "rendered_line": opening },
             { "description": "no changes", "uri": u,
               "range": { "start": { "line": 4, "character": 0 }, "end": { "line": 4, "character": 32 } } },
         ])
     );
-    let rendered = result["rendered"].as_str().unwrap();
     assert!(
         rendered.contains("-/+ resource \"terraform_data\" \"rep\""),
         "{rendered}"
@@ -304,5 +310,78 @@ fn a_client_without_refresh_support_is_never_asked() {
             .is_some_and(|m| m.ends_with("/refresh"))),
         "{:#?}",
         client.backlog
+    );
+}
+
+#[test]
+fn the_planned_action_lens_shows_its_change() {
+    let dir = TempDir::new("lsp-plan-lens-command");
+    let main = dir.write("main.tf", MAIN);
+    dir.write("terraform.tfstate", STATE);
+    let mut client = start(&dir);
+    let u = client.open(&main, MAIN, 1);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": u } }),
+    );
+    let command = &lenses[0]["command"];
+    assert_eq!(command["command"], "strata.showPlannedChange");
+    assert_eq!(
+        command["arguments"],
+        json!([{ "uri": u, "address": "terraform_data.rep" }])
+    );
+    // A client that does not run it itself has the server run it: the change's lines,
+    // as the plan's text shows them, in a message.
+    client.request(
+        "workspace/executeCommand",
+        json!({ "command": "strata.showPlannedChange", "arguments": command["arguments"] }),
+    );
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let text = shown["params"]["message"].as_str().unwrap();
+    assert!(
+        text.starts_with("  # terraform_data.rep must be replaced\n-/+ resource"),
+        "{text}"
+    );
+    assert!(text.ends_with("    }"), "{text}");
+    client.request(
+        "workspace/executeCommand",
+        json!({ "command": "strata.showPlannedChange", "arguments": [{ "uri": u, "address": "terraform_data.same" }] }),
+    );
+    let shown = client.wait_for(|m| {
+        m["method"] == "window/showMessage" && m["params"]["message"] != shown["params"]["message"]
+    });
+    assert_eq!(
+        shown["params"]["message"],
+        "terraform_data.same: no changes"
+    );
+}
+
+#[test]
+fn plan_errors_carry_their_source_lines_and_place() {
+    let dir = TempDir::new("lsp-plan-errors");
+    let text = "resource \"terraform_data\" \"a\" {\n  input = var.missing\n}\n";
+    let main = dir.write("main.tf", text);
+    let mut client = start(&dir);
+    let u = client.open(&main, text, 1);
+    let result = client.request(
+        "workspace/executeCommand",
+        json!({ "command": "strata.planPreview", "arguments": [{ "uri": u }] }),
+    );
+    let error = &result["errors"][0];
+    assert_eq!(error["summary"], "Reference to undeclared input variable");
+    // The error as `strata check` prints it, source lines included.
+    let check = std::process::Command::new(support::strata_bin())
+        .args(["check", "--no-color"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&check.stdout);
+    let text = error["text"].as_str().unwrap();
+    assert!(text.contains("  on main.tf line 2, in resource \"terraform_data\" \"a\":\n   2:   input = var.missing\n"), "{text}");
+    assert!(printed.contains(text.trim_end()), "{printed}\n---\n{text}");
+    assert_eq!(error["uri"], json!(u));
+    assert_eq!(
+        error["location_range"],
+        json!({ "start": { "line": 1, "character": 10 }, "end": { "line": 1, "character": 21 } })
     );
 }

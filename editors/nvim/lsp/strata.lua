@@ -1,6 +1,6 @@
 -- The Strata language server for Neovim's own LSP client (0.11+): with this directory on
 -- 'runtimepath', `vim.lsp.enable("strata")` starts it for Terraform and OpenTofu files,
--- with code lenses shown and refreshed by themselves (strata.lenses).
+-- with code lenses shown and refreshed by themselves, and run when clicked (strata.lenses).
 local lenses = require("strata.lenses")
 return {
   cmd = { "strata", "serve" },
@@ -9,5 +9,6 @@ return {
   settings = { strata = {} },
   capabilities = lenses.capabilities,
   handlers = lenses.handlers,
+  commands = lenses.commands,
   on_attach = lenses.on_attach,
 }

@@ -1,7 +1,7 @@
 // The Strata extension: starts `strata serve` with vscode-languageclient (the binary in
 // strata.server.path, else on PATH, else the one the platform's package carries), keeps
 // its settings in step, and adds the Plan view, Plan Preview, Show Effective Block and
-// Restart Server.
+// Restart Server. The planned-action code lens opens the plan text at its resource.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -23,7 +23,7 @@ import {
   serverSettings,
   StrataSettings,
 } from "./settings";
-import { PlanAnswer } from "./plan";
+import { PlanAnswer, renderedLineOf } from "./plan";
 import { PlanView } from "./planView";
 import { Progress, progressText, SchemaStatus, schemaStatusText } from "./status";
 
@@ -34,6 +34,8 @@ const PLAN_LANGUAGE = "strata-plan";
 const HASHICORP_EXTENSION = "hashicorp.terraform";
 const ASKED_ABOUT_OTHER_SERVER = "strata.askedAboutHashicorpServer";
 const EFFECTIVE_SCHEME = "strata-effective";
+/** The server's command behind the planned-action lens, run here instead (middleware). */
+const SHOW_PLANNED_CHANGE = "strata.showPlannedChange";
 
 let client: LanguageClient | undefined;
 let progressTitle: string | undefined;
@@ -42,6 +44,8 @@ let status: vscode.StatusBarItem;
 let shown = { text: "starting", tooltip: "" };
 let schemas: { text: string; tooltip: string } | undefined;
 let planView: PlanView | undefined;
+/** Opens the plan text of the module holding a file, at a resource's change if given. */
+let openPlan: (source: vscode.Uri, address?: string) => Promise<void> = async () => {};
 
 function settings(): StrataSettings {
   const config = vscode.workspace.getConfiguration("strata");
@@ -90,7 +94,7 @@ const RESTRICTED = "Restricted mode: this workspace is not trusted, so Strata st
   "binary found inside it; provider schemas come from the cache, plugin caches, mirrors and " +
   "strata.providerSchemas.files.";
 
-async function startClient(context: vscode.ExtensionContext): Promise<void> {
+async function startClient(context: vscode.ExtensionContext, timing?: { start: number; activated: number }): Promise<void> {
   const s = settings();
   const exe = process.platform === "win32" ? "strata.exe" : "strata";
   const bundled = context.asAbsolutePath(path.join("server", exe));
@@ -118,6 +122,13 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
         showState(progressText({ ...progress, title: progressTitle }), command);
         next(token, params);
       },
+      // The planned-action lens opens the plan text at its resource; the server's own
+      // answer (a message) is for clients without a plan view.
+      executeCommand: (name, args, next) => {
+        const argument = args[0] as { uri?: string; address?: string } | undefined;
+        if (name !== SHOW_PLANNED_CHANGE || !argument?.uri) return next(name, args);
+        return openPlan(vscode.Uri.parse(argument.uri), argument.address);
+      },
     },
   };
   client = new LanguageClient("strata", "Strata", serverOptions, clientOptions);
@@ -136,6 +147,13 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   showState("starting", command);
   await client.start();
   await client.setTrace(traceOf(s));
+  if (timing) {
+    // How long `activate` took (it does not wait for the server), and when the server
+    // answered `initialize`, both from activate's first line: the e2e test reads them from
+    // the output channel's log.
+    const ready = Math.round(performance.now() - timing.start);
+    client.outputChannel.appendLine(`Strata: activated in ${timing.activated} ms; server ready after ${ready} ms`);
+  }
   void planView?.refreshActive(true);
 }
 
@@ -170,15 +188,20 @@ function planUri(source: vscode.Uri): vscode.Uri {
   return vscode.Uri.from({ scheme: PLAN_SCHEME, path: `${dir.path}/plan`, query: dir.toString() });
 }
 
-async function refreshPlan(text: ServerText, source: vscode.Uri): Promise<vscode.Uri | undefined> {
+/** The line of the plan text opening the change of the address last asked for, by plan URI. */
+const lines = new Map<string, number | undefined>();
+
+async function refreshPlan(text: ServerText, source: vscode.Uri, address?: string): Promise<vscode.Uri | undefined> {
   if (!client) return undefined;
   const result = await planOf(source);
   const uri = planUri(source);
   text.set(uri, result?.rendered ?? "No plan.");
+  lines.set(uri.toString(), result && address !== undefined ? renderedLineOf(result, address) : undefined);
   return uri;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const activated = performance.now();
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
   status.command = "strata.showPlanPreview";
   const planStatus = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 9);
@@ -188,6 +211,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   planView.register(context);
   const text = new ServerText();
   const previewed = new Map<string, vscode.Uri>();
+  openPlan = async (source, address) => {
+    const uri = await refreshPlan(text, source, address);
+    if (!uri) return;
+    previewed.set(vscode.Uri.joinPath(source, "..").toString(), source);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    // Its own language, whose default turns word wrap on: plan lines are long.
+    if (doc.languageId !== PLAN_LANGUAGE) doc = await vscode.languages.setTextDocumentLanguage(doc, PLAN_LANGUAGE);
+    const line = address === undefined ? undefined : lines.get(uri.toString());
+    const editor = await vscode.window.showTextDocument(doc, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: true,
+      // A lens's click moves to the change; the command keeps the focus where it was.
+      preserveFocus: line === undefined,
+    });
+    if (line !== undefined) {
+      const at = new vscode.Position(line, 0);
+      editor.selection = new vscode.Selection(at, at);
+      editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.AtTop);
+    }
+  };
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, text),
     vscode.workspace.registerTextDocumentContentProvider(EFFECTIVE_SCHEME, text),
@@ -200,13 +243,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         return;
       }
       try {
-        const uri = await refreshPlan(text, editor.document.uri);
-        if (!uri) return;
-        previewed.set(vscode.Uri.joinPath(editor.document.uri, "..").toString(), editor.document.uri);
-        let doc = await vscode.workspace.openTextDocument(uri);
-        // Its own language, whose default turns word wrap on: plan lines are long.
-        if (doc.languageId !== PLAN_LANGUAGE) doc = await vscode.languages.setTextDocumentLanguage(doc, PLAN_LANGUAGE);
-        await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+        await openPlan(editor.document.uri);
       } catch (e) {
         void vscode.window.showErrorMessage(`Strata: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -266,7 +303,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     void vscode.window.showInformationMessage(`Strata: ${RESTRICTED}`);
   }
   void offerToTurnOffHashicorpServer(context);
-  await startClient(context);
+  // Not awaited: activation ends here, and the server starts in the background (the status
+  // bar item says when it is ready).
+  const timing = { start: activated, activated: 0 };
+  const starting = startClient(context, timing).catch((e) => {
+    showState("stopped", `The server did not start: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  timing.activated = Math.round(performance.now() - activated);
+  void starting;
 }
 
 /** Offers once to turn off the language server of HashiCorp's extension (keeping its

@@ -11,9 +11,33 @@ export interface Range {
 export interface PlanAnswer {
   resource_changes?: { address: string; change: { actions: string[] } }[];
   /** Per change, in the same order: the words and the declaration. */
-  places?: { description: string; uri?: string; range?: Range }[];
-  errors?: { summary: string; detail?: string }[];
+  places?: { description: string; uri?: string; range?: Range; rendered_line?: number }[];
+  errors?: PlanError[];
   rendered?: string;
+}
+
+/** An error of the plan: `text` as `strata check` prints it (source lines included), and
+ * where it is. */
+export interface PlanError {
+  summary: string;
+  detail?: string;
+  text?: string;
+  uri?: string;
+  location_range?: Range;
+}
+
+/** The line of `rendered` (from 0) that opens the change of `address`, if it shows it. */
+export function renderedLineOf(answer: PlanAnswer, address: string): number | undefined {
+  const i = (answer.resource_changes ?? []).findIndex((c) => c.address === address);
+  return i < 0 ? undefined : answer.places?.[i]?.rendered_line;
+}
+
+/** What the Plan view shows of an error under its summary: the lines of its text after the
+ * `Error: summary` line, blank lines left out. */
+export function errorLines(error: PlanError): string[] {
+  const lines = (error.text ?? "").split("\n").filter((l) => l.trim() !== "");
+  if (lines.length > 0 && /^(Error|Warning): /.test(lines[0])) lines.shift();
+  return lines;
 }
 
 /** The kinds of planned action, in the order the view lists them. */

@@ -1,15 +1,36 @@
 // The Plan view in the Explorer: the plan of the active module's resources grouped by
-// action, each with its icon and Terraform's reason; a click reveals the block. The
-// status bar item beside it says `Plan: +1 ~1 -1 ±1`. Both refresh when the active module
-// changes and when one of its files is saved.
+// action, each with its icon and Terraform's reason; a click reveals the block. A plan's
+// errors come first, each with its source lines as `strata check` prints them; a click
+// reveals the place. The status bar item beside it says `Plan: +1 ~1 -1 ±1`. Both refresh
+// when the active module changes and when one of its files is saved.
 import * as vscode from "vscode";
-import { ACTIONS, ActionKind, groupChanges, PlanAnswer, PlannedChange, planSummary } from "./plan";
+import {
+  ACTIONS,
+  ActionKind,
+  errorLines,
+  groupChanges,
+  PlanAnswer,
+  PlanError,
+  PlannedChange,
+  planSummary,
+  Range,
+} from "./plan";
 
-type Node = { kind: ActionKind; changes: PlannedChange[] } | PlannedChange;
+type Group = { kind: ActionKind; changes: PlannedChange[] };
+/** An error, and one line of the text under its summary. */
+type ErrorNode = { error: PlanError; line?: string };
+type Node = Group | PlannedChange | ErrorNode;
 
-function isGroup(node: Node): node is { kind: ActionKind; changes: PlannedChange[] } {
+function isGroup(node: Node): node is Group {
   return "changes" in node;
 }
+
+function isError(node: Node): node is ErrorNode {
+  return "error" in node;
+}
+
+/** LSP's error code for a request an edit made moot. */
+const CONTENT_MODIFIED = -32801;
 
 /** The command a change's item runs: opens its file with the block selected. */
 export const REVEAL_COMMAND = "strata.revealPlannedChange";
@@ -17,7 +38,8 @@ export const REVEAL_COMMAND = "strata.revealPlannedChange";
 export class PlanView implements vscode.TreeDataProvider<Node> {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private groups: { kind: ActionKind; changes: PlannedChange[] }[] = [];
+  private groups: Group[] = [];
+  private errors: PlanError[] = [];
   /** The module directory planned last (a URI string). */
   private module: string | undefined;
   private view: vscode.TreeView<Node> | undefined;
@@ -60,11 +82,14 @@ export class PlanView implements vscode.TreeDataProvider<Node> {
     try {
       answer = await this.plan(source);
     } catch (e) {
+      // An edit superseded the plan (LSP's ContentModified): the next refresh shows it.
+      if ((e as { code?: number }).code === CONTENT_MODIFIED) return;
       answer = { errors: [{ summary: e instanceof Error ? e.message : String(e) }] };
     }
     if (!answer) return;
     this.groups = groupChanges(answer);
     const errors = answer.errors ?? [];
+    this.errors = errors;
     if (this.view) {
       this.view.message = errors.length > 0
         ? `The plan has errors: ${errors.map((e) => e.summary).join("; ")}`
@@ -77,6 +102,7 @@ export class PlanView implements vscode.TreeDataProvider<Node> {
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (isError(node)) return errorItem(node);
     if (isGroup(node)) {
       const { title, icon } = ACTIONS[node.kind];
       const item = new vscode.TreeItem(`${title} (${node.changes.length})`,
@@ -89,21 +115,40 @@ export class PlanView implements vscode.TreeDataProvider<Node> {
     item.description = node.description;
     item.tooltip = `${node.address} ${node.description}`;
     item.iconPath = new vscode.ThemeIcon(ACTIONS[node.kind].icon);
-    if (node.uri && node.range) {
-      const r = node.range;
-      item.command = {
-        command: REVEAL_COMMAND,
-        title: "Reveal",
-        arguments: [node.uri, new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character)],
-      };
-    }
+    item.command = revealCommand(node.uri, node.range);
     return item;
   }
 
   getChildren(node?: Node): Node[] {
-    if (!node) return this.groups;
+    if (!node) return [...this.errors.map((error) => ({ error })), ...this.groups];
+    if (isError(node)) return node.line === undefined ? errorLines(node.error).map((line) => ({ error: node.error, line })) : [];
     return isGroup(node) ? node.changes : [];
   }
+}
+
+/** The command revealing a range of a file, when there is one. */
+function revealCommand(uri: string | undefined, r: Range | undefined): vscode.Command | undefined {
+  if (!uri || !r) return undefined;
+  return {
+    command: REVEAL_COMMAND,
+    title: "Reveal",
+    arguments: [uri, new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character)],
+  };
+}
+
+/** An error (expanded: its source lines and detail under it), or one of those lines. */
+function errorItem(node: ErrorNode): vscode.TreeItem {
+  const { error, line } = node;
+  const item = line === undefined
+    ? new vscode.TreeItem(error.summary, vscode.TreeItemCollapsibleState.Expanded)
+    : new vscode.TreeItem(line, vscode.TreeItemCollapsibleState.None);
+  if (line === undefined) {
+    item.iconPath = new vscode.ThemeIcon("error", new vscode.ThemeColor("problemsErrorIcon.foreground"));
+    item.contextValue = "strata.planError";
+  }
+  if (error.text) item.tooltip = new vscode.MarkdownString().appendCodeblock(error.text, "text");
+  item.command = revealCommand(error.uri, error.location_range);
+  return item;
 }
 
 /** The directory of a document, as a URI string. */

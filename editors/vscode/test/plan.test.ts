@@ -1,7 +1,8 @@
-// Unit tests of the Plan view's grouping and the status bar's plan summary (node:test).
+// Unit tests of the Plan view's grouping, errors and lines, and the status bar's plan
+// summary (node:test).
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { actionKind, groupChanges, planSummary, PlanAnswer } from "../src/plan";
+import { actionKind, errorLines, groupChanges, planSummary, PlanAnswer, renderedLineOf } from "../src/plan";
 
 const range = { start: { line: 4, character: 0 }, end: { line: 6, character: 1 } };
 
@@ -47,4 +48,29 @@ test("the status bar counts creations, updates, destructions and replacements", 
   assert.equal(planSummary(answer), "Plan: +1 ~1 -1 ±2");
   assert.equal(planSummary({ resource_changes: [{ address: "x.y", change: { actions: ["no-op"] } }] }), "Plan: no changes");
   assert.equal(planSummary({ resource_changes: [], errors: [{ summary: "Invalid state" }] }), "Plan: errors");
+});
+
+test("a lens's resource is found at the line the server gives for it", () => {
+  const answer: PlanAnswer = {
+    resource_changes: [
+      { address: "terraform_data.a", change: { actions: ["no-op"] } },
+      { address: "terraform_data.b", change: { actions: ["create"] } },
+    ],
+    places: [{ description: "no changes" }, { description: "will be created", rendered_line: 7 }],
+  };
+  assert.equal(renderedLineOf(answer, "terraform_data.b"), 7);
+  assert.equal(renderedLineOf(answer, "terraform_data.a"), undefined);
+  assert.equal(renderedLineOf(answer, "terraform_data.z"), undefined);
+});
+
+test("an error shows the lines of its text under its summary", () => {
+  const text = "\nError: Reference to undeclared input variable\n\n" +
+    '  on main.tf line 2, in resource "terraform_data" "a":\n   2:   input = var.missing\n\n' +
+    "An input variable with the name \"missing\" has not been declared.\n";
+  assert.deepEqual(errorLines({ summary: "Reference to undeclared input variable", text }), [
+    '  on main.tf line 2, in resource "terraform_data" "a":',
+    "   2:   input = var.missing",
+    'An input variable with the name "missing" has not been declared.',
+  ]);
+  assert.deepEqual(errorLines({ summary: "Invalid state" }), []);
 });

@@ -193,6 +193,7 @@ pub fn result(setup: &Setup) -> InitializeResult {
                     super::navigation::MERGED_BLOCK.into(),
                     super::navigation::SHOW_OVERRIDE.into(),
                     super::plan::PLAN_PREVIEW.into(),
+                    super::plan::SHOW_PLANNED_CHANGE.into(),
                     super::schemas::PROVIDER_SCHEMA_STATUS.into(),
                 ],
                 ..Default::default()

@@ -623,6 +623,22 @@ impl LanguageServer for Server {
                 .map(Some)
                 .map_err(|e| jsonrpc::Error::invalid_params(format!("{}: {e}", plan::PLAN_PREVIEW)))
             }
+            plan::SHOW_PLANNED_CHANGE => {
+                let args: plan::PlannedChangeArgs =
+                    serde_json::from_value(argument).map_err(invalid)?;
+                let dir = convert::path_of(&args.uri)
+                    .and_then(|p| p.parent().map(Path::to_path_buf))
+                    .unwrap_or_default();
+                let (ws, state) = (self.workspace.clone(), self.state.state_path());
+                let what = format!("{} of {}", plan::SHOW_PLANNED_CHANGE, dir.display());
+                let text = self
+                    .analyse_module(&dir, what, move || {
+                        plan::planned_change_text(&ws, &args, state.as_deref())
+                    })
+                    .await?;
+                self.client.show_message(MessageType::INFO, text).await;
+                Ok(None)
+            }
             navigation::SHOW_OVERRIDE => {
                 let target: Location = serde_json::from_value(argument).map_err(invalid)?;
                 let shown = self

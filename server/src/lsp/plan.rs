@@ -1,7 +1,9 @@
 //! The plan preview in the editor: the `strata.planPreview` command (the plan JSON plus
-//! its rendered text and, for editors' plan views, where each change is declared and
-//! what it does in words) and, when a module has a prior state, a code lens above each
-//! resource block with its planned action. Only the module of the document is planned.
+//! its rendered text and, for editors' plan views, where each change is declared, what
+//! it does in words and where the text shows it, and each error as `check` prints it)
+//! and, when a module has a prior state, a code lens above each resource block with its
+//! planned action, whose command (`strata.showPlannedChange`) shows that change. Only the
+//! module of the document is planned.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,7 +15,8 @@ use tower_lsp_server::ls_types::{self as lsp, CodeLens, Command};
 
 use super::convert;
 use crate::plan::{
-    plan_json, render_text, Action, Plan, PlanMode, PlanOptions, ResourceChange, VariableInputs,
+    diagnostic_text, plan_json, render_plan, Action, Plan, PlanMode, PlanOptions, ResourceChange,
+    VariableInputs,
 };
 use crate::syntax::Span;
 use crate::text::PositionEncoding;
@@ -21,6 +24,19 @@ use crate::workspace::{PlanPositions, Workspace};
 
 /// The command that returns the plan of a document's module.
 pub const PLAN_PREVIEW: &str = "strata.planPreview";
+/// The planned-action lens's command: shows one resource's change. Strata's editor
+/// plugins run it themselves (they open their plan view at the change); any other client
+/// has the server run it, which shows the change's text as a message.
+pub const SHOW_PLANNED_CHANGE: &str = "strata.showPlannedChange";
+
+/// Arguments of `strata.showPlannedChange`.
+#[derive(Debug, Deserialize)]
+pub struct PlannedChangeArgs {
+    /// The document whose lens it is.
+    pub uri: lsp::Uri,
+    /// The address of the (first) resource instance the lens is about.
+    pub address: String,
+}
 
 /// Arguments of `strata.planPreview`.
 #[derive(Debug, Deserialize)]
@@ -52,7 +68,10 @@ pub fn state_path(dir: &Path, setting: Option<&str>) -> PathBuf {
 /// Runs `strata.planPreview`; an `Err` is a message for an invalid-params error. Besides
 /// `show -json`'s keys and `rendered`, the answer has `places`: for each entry of
 /// `resource_changes`, in the same order, its `description` (the lens's words, with
-/// Terraform's reason) and, when declared in a file, the block's `uri` and `range`.
+/// Terraform's reason), when declared in a file, the block's `uri` and `range`, and when
+/// `rendered` shows it, `rendered_line`, the line (from 0) its change opens on. Each
+/// entry of `errors` and `warnings` also has its `text` as `terraform plan` prints it,
+/// source lines included, and the `uri` and LSP `location_range` of its place.
 pub fn plan_preview(
     ws: &Workspace,
     args: PlanArgs,
@@ -106,29 +125,90 @@ pub fn plan_preview(
         .module(&dir)
         .map_or(crate::module::Dialect::Terraform, |m| m.dialect);
     let mut out = plan_json(&plan, &range);
-    out["rendered"] = json!(render_text(&plan, dialect, &place));
-    out["places"] = json!(places(ws, &plan, encoding));
+    let rendered = render_plan(&plan, dialect, &place);
+    let mut texts = convert::Texts::new(ws);
+    let mut located = |p: &Path, s: Span| -> Option<(lsp::Uri, lsp::Range)> {
+        Some((convert::uri_of(p)?, texts.range(p, s, encoding)?))
+    };
+    for (key, kind, list) in [
+        ("errors", "Error", &plan.errors),
+        ("warnings", "Warning", &plan.warnings),
+    ] {
+        for (entry, d) in out[key].as_array_mut().into_iter().flatten().zip(list) {
+            entry["text"] = json!(diagnostic_text(kind, d, &place));
+            if let Some((uri, range)) = d.place.as_ref().and_then(|(p, s)| located(p, *s)) {
+                entry["uri"] = json!(uri);
+                entry["location_range"] = json!(range);
+            }
+        }
+    }
+    out["places"] = json!(places(&plan, &rendered.change_lines, &mut located));
+    out["rendered"] = json!(rendered.text);
     Ok(out)
 }
 
-/// `places` of the answer: each change's words and declaration, in plan order.
-fn places(ws: &Workspace, plan: &Plan, encoding: PositionEncoding) -> Vec<Value> {
-    let mut texts = convert::Texts::new(ws);
+/// A span of a file as the document's URI and LSP range, when the workspace holds it.
+type Located<'a> = dyn FnMut(&Path, Span) -> Option<(lsp::Uri, lsp::Range)> + 'a;
+
+/// `places` of the answer: each change's words, declaration and line in the text, in
+/// plan order.
+fn places(plan: &Plan, lines: &[Option<usize>], located: &mut Located) -> Vec<Value> {
     plan.changes
         .iter()
-        .map(|c| {
+        .zip(lines)
+        .map(|(c, line)| {
             let mut place = json!({ "description": describe(c) });
-            if let Some((path, span)) = &c.declared_at {
-                if let (Some(uri), Some(range)) =
-                    (convert::uri_of(path), texts.range(path, *span, encoding))
-                {
-                    place["uri"] = json!(uri);
-                    place["range"] = json!(range);
-                }
+            if let Some((uri, range)) = c.declared_at.as_ref().and_then(|(p, s)| located(p, *s)) {
+                place["uri"] = json!(uri);
+                place["range"] = json!(range);
+            }
+            if let Some(line) = line {
+                place["rendered_line"] = json!(line);
             }
             place
         })
         .collect()
+}
+
+/// What `strata.showPlannedChange` shows a client that does not run it itself: the
+/// change of `args.address` as the plan's text shows it, or why there is none.
+pub fn planned_change_text(
+    ws: &Workspace,
+    args: &PlannedChangeArgs,
+    state_setting: Option<&str>,
+) -> String {
+    let Some(path) = convert::path_of(&args.uri) else {
+        return "Strata: the lens's document is not a file".into();
+    };
+    let Some(plan) = prior_plan(ws, &path, state_setting) else {
+        return format!(
+            "Strata: no plan of {} (no prior state, or the plan has errors)",
+            args.address
+        );
+    };
+    let dialect = ws
+        .module(path.parent().unwrap_or(&path))
+        .map_or(crate::module::Dialect::Terraform, |m| m.dialect);
+    let rendered = render_plan(&plan, dialect, &|_, _| String::new());
+    let found = plan
+        .changes
+        .iter()
+        .zip(&rendered.change_lines)
+        .find_map(|(c, line)| {
+            (c.addr.to_string() == args.address && c.deposed.is_none()).then_some(*line)
+        });
+    match found {
+        // The change's lines run to the blank line that ends them.
+        Some(Some(line)) => rendered
+            .text
+            .lines()
+            .skip(line)
+            .take_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(None) => format!("{}: no changes", args.address),
+        None => format!("Strata: {} is not in the plan", args.address),
+    }
 }
 
 /// A code lens above each resource block of `path` with its planned action, when the
@@ -153,8 +233,11 @@ pub fn code_lenses(
             range: convert::range(&rope, span, encoding),
             command: Some(Command {
                 title: lens_title(&changes),
-                command: PLAN_PREVIEW.into(),
-                arguments: uri.as_ref().map(|u| vec![json!({ "uri": u })]),
+                command: SHOW_PLANNED_CHANGE.into(),
+                arguments: uri.as_ref().map(|u| {
+                    let address = changes.first().map(|c| c.addr.to_string());
+                    vec![json!({ "uri": u, "address": address })]
+                }),
             }),
             data: None,
         })

@@ -41,7 +41,7 @@ pub use state::{
     StateInstance, StateOutput, StateResource,
 };
 pub(crate) use text::wrap;
-pub use text::{render_text, snippet, PlaceOf};
+pub use text::{diagnostic_text, render_plan, render_text, snippet, PlaceOf, RenderedPlan};
 pub use variables::{
     definitions, root_values, unsuitable_in_file, variable_type, Definition, VariableInputs,
 };

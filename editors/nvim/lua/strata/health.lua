@@ -1,5 +1,5 @@
--- :checkhealth strata — the binary, its version, whether the server runs, and where the
--- schema of each provider came from (or why there is none).
+-- :checkhealth strata — the binary, its version, the dialect, whether the server runs,
+-- and where the schema of each provider came from (or why there is none).
 local M = {}
 
 function M.check()
@@ -18,6 +18,11 @@ function M.check()
     vim.health.ok("version: " .. vim.trim(version.stdout))
   else
     vim.health.error("`" .. exe .. " --version` failed: " .. vim.trim(version.stderr or ""))
+  end
+  if opts.dialect then
+    vim.health.ok("dialect: " .. opts.dialect .. " (setup's dialect)")
+  else
+    vim.health.ok("dialect: detected per module (OpenTofu where it has .tofu files, else Terraform)")
   end
   local clients = vim.lsp.get_clients({ name = "strata" })
   if #clients > 0 then

@@ -81,12 +81,31 @@ local function show_scratch(name, lines, filetype)
   return buf
 end
 
---- :StrataPlan — the rendered plan of the current buffer's module in a scratch split.
-function M.plan(bufnr)
+--- The line (from 0) of the plan's text that opens the change of `address`, if shown.
+local function change_line(result, address)
+  for i, change in ipairs(result.resource_changes or {}) do
+    local place = (result.places or {})[i]
+    if change.address == address and place and place.rendered_line then
+      return place.rendered_line
+    end
+  end
+end
+
+--- :StrataPlan — the rendered plan of the current buffer's module in a scratch split
+--- (errors with their source lines, as `strata check` prints them); with `address`, the
+--- cursor on that resource's change, at the top of the window (the planned-action lens).
+function M.plan(bufnr, address)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   run_command(bufnr, "strata.planPreview", { uri = vim.uri_from_bufnr(bufnr) }, function(result)
     local text = result and result.rendered or "No plan."
-    show_scratch("strata://plan", vim.split(text, "\n", { plain = true }), "strataplan")
+    local buf = show_scratch("strata://plan", vim.split(text, "\n", { plain = true }), "strataplan")
+    local line = address and result and change_line(result, address)
+    if line then
+      local win = vim.fn.bufwinid(buf)
+      vim.api.nvim_set_current_win(win)
+      vim.api.nvim_win_set_cursor(win, { line + 1, 0 })
+      vim.cmd("normal! zt")
+    end
   end)
 end
 

@@ -28,6 +28,16 @@ M.handlers = {
   end,
 }
 
+--- The lenses' commands Neovim runs itself (client-side, before asking the server): a
+--- resource's planned action opens the plan at that resource. ("overridden by …" is the
+--- server's strata.showOverride, which shows the override through window/showDocument.)
+M.commands = {
+  ["strata.showPlannedChange"] = function(command, ctx)
+    local argument = (command.arguments or {})[1] or {}
+    require("strata").plan(ctx.bufnr, argument.address)
+  end,
+}
+
 --- Shows the lenses of `bufnr` now and after each save (of any buffer of the client), and
 --- turns inlay hints on where the server offers them.
 function M.on_attach(client, bufnr)

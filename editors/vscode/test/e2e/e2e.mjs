@@ -4,16 +4,33 @@
 // diagnostic in the Problems panel, hover with the effective block highlighted, "Strata:
 // Plan Preview", the Plan view (grouped by action, a click reveals the block) and its status
 // bar item, the Outline view of an override file, Format Document (the saved file must be
-// EXPECTED_FMT, what `terraform fmt` made) and Rename Symbol adding a `moved` block. A
-// screenshot per step in OUT_DIR.
-//   node e2e.mjs URL OUT_DIR WORKSPACE_DIR EXPECTED_FMT SETTING_BINARY SETTING_MARK
+// EXPECTED_FMT, what `terraform fmt` made) and Rename Symbol adding a `moved` block; then
+// each part of a code lens clicked, a plan's errors with their source lines (the module
+// broken/), and the activation time the extension logs (under LOGS_DIR). A screenshot per
+// step in OUT_DIR.
+//   node e2e.mjs URL OUT_DIR WORKSPACE_DIR EXPECTED_FMT SETTING_BINARY SETTING_MARK LOGS_DIR
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { execFileSync } from "node:child_process";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
-const [url, out, workspace, expectedFmt, strata, settingMark] = process.argv.slice(2);
+const [url, out, workspace, expectedFmt, strata, settingMark, logs] = process.argv.slice(2);
+/** The issue's bound on activation (the extension's activate to a running client). */
+const ACTIVATION_LIMIT_MS = 300;
+
+/** The first "Strata: activated in N ms; server ready after M ms" of the output channels'
+ * logs under `dir`, as { activated: N, ready: M }. */
+function activationMs(dir) {
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".log")) continue;
+    const text = fs.readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), "utf8");
+    const m = /Strata: activated in (\d+) ms; server ready after (\d+) ms/.exec(text);
+    if (m) return { activated: Number(m[1]), ready: Number(m[2]) };
+  }
+  return undefined;
+}
 const shot = (page, name) => page.screenshot({ path: path.join(out, `${name}.png`) });
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
@@ -235,6 +252,87 @@ try {
   await expectFile("override.tf", renamed(overrideBefore));
   await shot(page, "6-rename");
   console.log("ok: Rename Symbol changes the base and the override and adds the moved block");
+
+  // ---------------------------------------------------------------------------------------
+  // Code lens parts, a plan's errors, and the activation time.
+  // ---------------------------------------------------------------------------------------
+
+  // 7. The planned-action part of a lens opens the plan text at that resource: the cursor
+  // on the line opening its change, the line `strata plan` prints there.
+  await palette("View: Close All Editors");
+  await openFile("main.tf");
+  await goToLine("main.tf", 'resource "terraform_data" "app"');
+  const appLens = page.locator(".codelens-decoration a", { hasText: "will be updated in-place" }).first();
+  await appLens.waitFor({ timeout: 60000 });
+  await appLens.click();
+  const printed = execFileSync(strata, ["plan", workspace], { encoding: "utf8" }).split("\n");
+  const appChange = printed.indexOf("  # terraform_data.app will be updated in-place") + 1;
+  if (appChange === 0) throw new Error(`strata plan has no terraform_data.app change:\n${printed.join("\n")}`);
+  await page.locator('.tab.active[aria-label^="plan"]').first().waitFor({ timeout: 30000 });
+  await page.locator(".statusbar-item", { hasText: new RegExp(`Ln ${appChange}, Col 1\\b`) }).first()
+    .waitFor({ timeout: 30000 });
+  // (The plan wraps its long lines: the start of the comment only.)
+  await page.locator(".view-line", { hasText: "# terraform_data.app" }).first().waitFor({ timeout: 30000 });
+  await shot(page, "7-lens-plan");
+  console.log("ok: the planned-action lens opens the plan at its resource");
+
+  // 8. "overridden by override.tf" above variable "replicas" opens the override there.
+  await palette("View: Close All Editors");
+  await openFile("main.tf");
+  await goToLine("main.tf", 'variable "replicas"');
+  const replicas = page.locator(".view-line", { hasText: 'variable "replicas"' }).first();
+  await replicas.waitFor({ timeout: 30000 });
+  await page.locator(".codelens-decoration a", { hasText: "overridden by override.tf" }).first()
+    .waitFor({ timeout: 60000 });
+  // The lens just above that line (the web block has one too).
+  const top = (await replicas.boundingBox()).y;
+  let above;
+  for (const lens of await page.locator(".codelens-decoration a", { hasText: "overridden by override.tf" }).all()) {
+    const y = (await lens.boundingBox())?.y;
+    if (y !== undefined && y < top && (!above || y > above.y)) above = { lens, y };
+  }
+  if (!above) throw new Error("no override lens above variable \"replicas\"");
+  await above.lens.click();
+  await page.locator('.tab.active[aria-label^="override.tf"]').first().waitFor({ timeout: 30000 });
+  const replicasLine = fs.readFileSync(path.join(workspace, "override.tf"), "utf8").split("\n")
+    .findIndex((l) => l.startsWith('variable "replicas"')) + 1;
+  await page.locator(".statusbar-item", { hasText: new RegExp(`Ln ${replicasLine}, Col \\d+`) }).first()
+    .waitFor({ timeout: 30000 });
+  await shot(page, "8-lens-override");
+  console.log("ok: the override lens opens the override at its block");
+
+  // 9. A module whose plan has errors: the Plan view lists each with its source lines,
+  // and the plan text has them as `strata check` prints them.
+  await palette("View: Close All Editors");
+  await openFile("broken/main.tf");
+  await palette("Explorer: Focus on Strata Plan View");
+  const errorRow = (text) => page.locator(".pane-body .monaco-list-row", { hasText: text }).first();
+  await errorRow("Reference to undeclared input variable").waitFor({ timeout: 60000 });
+  await errorRow("on main.tf line 2, in resource").waitFor({ timeout: 30000 });
+  await errorRow("2:   input = var.missing").waitFor({ timeout: 30000 });
+  await page.locator(".statusbar-item", { hasText: "Plan: errors" }).first().waitFor({ timeout: 30000 });
+  await shot(page, "9-plan-view-errors");
+  await openFile("broken/main.tf");
+  await palette("Strata: Plan Preview");
+  const brokenPlan = page.locator(".editor-group-container", { has: page.locator('.tab.active[aria-label^="plan"]') })
+    .locator(".monaco-editor").first();
+  // (Beside the file the plan is narrow and wraps: the lines' starts only.)
+  await brokenPlan.locator(".view-line", { hasText: "on main.tf line 2," }).first().waitFor({ timeout: 30000 });
+  await brokenPlan.locator(".view-line", { hasText: "2:   input =" }).first().waitFor({ timeout: 30000 });
+  await shot(page, "9-plan-text-errors");
+  console.log("ok: plan errors show their source lines in the Plan view and the plan text");
+
+  // 10. The activation time the extension logs in its output channel: `activate` returns
+  // without waiting for the server, whose answer to initialize comes later (reported).
+  let activation;
+  for (let tries = 0; tries < 50 && activation === undefined; tries++) {
+    activation = activationMs(logs);
+    if (activation === undefined) await page.waitForTimeout(200);
+  }
+  if (activation === undefined) throw new Error(`no "Strata: activated in" line under ${logs}`);
+  console.log(`activation: ${activation.activated} ms; server ready after ${activation.ready} ms`);
+  if (activation.activated >= ACTIVATION_LIMIT_MS) throw new Error(`activation took ${activation.activated} ms`);
+  console.log(`ok: the extension activates in under ${ACTIVATION_LIMIT_MS} ms`);
 } catch (e) {
   failed = true;
   console.error(`FAIL: ${e.message}`);

@@ -26,6 +26,9 @@ cp -r "$repo/fixtures/demo" "$work/run/demo"
 # The file Format Document is tried on, in a module of its own.
 mkdir -p "$work/run/demo/format"
 cp "$repo/fixtures/fmt/editors/input.tf" "$work/run/demo/format/main.tf"
+# A module whose plan has an error, for the Plan view's errors.
+mkdir -p "$work/run/demo/broken"
+printf 'resource "terraform_data" "a" {\n  input = var.missing\n}\n' > "$work/run/demo/broken/main.tf"
 # The binary the test then names in strata.server.path while VS Code runs: the same
 # server, leaving a mark when it starts.
 cat > "$work/run/strata-from-setting" <<SH
@@ -69,4 +72,5 @@ for _ in $(seq 100); do
 done
 
 NODE_PATH="$work/tools/node_modules" node "$here/e2e.mjs" "http://127.0.0.1:$port/?folder=$work/run/demo" "$work/out" "$work/run/demo" \
-  "$repo/fixtures/fmt/editors/expected.tf" "$work/run/strata-from-setting" "$work/run/setting-used"
+  "$repo/fixtures/fmt/editors/expected.tf" "$work/run/strata-from-setting" "$work/run/setting-used" \
+  "$work/run/user/logs"

@@ -40,8 +40,23 @@ use wrap::{word_wrap, COLUMNS};
 /// (`snippet`), `  on main.tf line 3:` first.
 pub type PlaceOf<'a> = &'a dyn Fn(&Path, Span) -> String;
 
+/// The plan's text (`render_text`) and where each change starts in it.
+pub struct RenderedPlan {
+    /// The plan as `terraform show` prints it, then its errors and warnings.
+    pub text: String,
+    /// For each of `Plan::changes`, in the same order, the line of `text` (from 0) that
+    /// opens it (its `# address ...` comment), when the text shows it: editors reveal a
+    /// resource's change there.
+    pub change_lines: Vec<Option<usize>>,
+}
+
 /// The plan as `terraform show` prints it, then its errors and warnings.
 pub fn render_text(plan: &Plan, dialect: Dialect, place: PlaceOf) -> String {
+    render_plan(plan, dialect, place).text
+}
+
+/// The plan's text and the line each change opens on.
+pub fn render_plan(plan: &Plan, dialect: Dialect, place: PlaceOf) -> RenderedPlan {
     let tool = match dialect {
         Dialect::Terraform => "Terraform",
         Dialect::OpenTofu => "OpenTofu",
@@ -49,12 +64,15 @@ pub fn render_text(plan: &Plan, dialect: Dialect, place: PlaceOf) -> String {
     let mut out = String::new();
     // Unchanged objects are not shown unless they move or are imported; nor are data
     // sources that go away.
-    let changes: Vec<&ResourceChange> = plan
-        .changes
-        .iter()
-        .filter(|c| c.action != Action::NoOp || moved(c) || c.importing.is_some())
-        .filter(|c| !(c.action == Action::Delete && c.addr.resource.mode != ResourceMode::Managed))
+    let shown: Vec<usize> = (0..plan.changes.len())
+        .filter(|&i| {
+            let c = &plan.changes[i];
+            (c.action != Action::NoOp || moved(c) || c.importing.is_some())
+                && !(c.action == Action::Delete && c.addr.resource.mode != ResourceMode::Managed)
+        })
         .collect();
+    let changes: Vec<&ResourceChange> = shown.iter().map(|&i| &plan.changes[i]).collect();
+    let mut change_lines = vec![None; plan.changes.len()];
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for c in changes.iter().filter(|c| c.action != Action::NoOp) {
         *counts.entry(action_name(c.action)).or_default() += 1;
@@ -97,8 +115,13 @@ pub fn render_text(plan: &Plan, dialect: Dialect, place: PlaceOf) -> String {
             }
             false => format!("\n{tool} will perform the following actions:\n"),
         });
-        for c in &changes {
+        // Lines counted as the text grows, each byte once.
+        let (mut counted, mut line) = (0, 0);
+        for (&i, c) in shown.iter().zip(&changes) {
             out.push('\n');
+            line += out[counted..].matches('\n').count();
+            counted = out.len();
+            change_lines[i] = Some(line);
             out.push_str(&change_text(c, tool));
             out.push('\n');
         }
@@ -121,7 +144,10 @@ pub fn render_text(plan: &Plan, dialect: Dialect, place: PlaceOf) -> String {
             out.push_str(&wrapped(&format!("\nYou can apply this plan to save these new output values to the {tool} state, without changing any real infrastructure.")));
         }
     }
-    diagnostics(out, plan, place)
+    RenderedPlan {
+        text: diagnostics(out, plan, place),
+        change_lines,
+    }
 }
 
 /// The objects changed outside of Terraform, as a refresh-only plan shows them (its
@@ -245,13 +271,15 @@ fn outputs(plan: &Plan) -> String {
 fn diagnostics(mut out: String, plan: &Plan, place: PlaceOf) -> String {
     for (kind, list) in [("Error", &plan.errors), ("Warning", &plan.warnings)] {
         for d in list {
-            out.push_str(&diagnostic(kind, d, place));
+            out.push_str(&diagnostic_text(kind, d, place));
         }
     }
     out
 }
 
-fn diagnostic(kind: &str, d: &PlanDiagnostic, place: PlaceOf) -> String {
+/// One diagnostic as `terraform plan` prints it: `Error: summary`, the resource, the
+/// source lines (as `check` prints them) with the values involved, then the detail.
+pub fn diagnostic_text(kind: &str, d: &PlanDiagnostic, place: PlaceOf) -> String {
     let mut out = format!("\n{kind}: {}\n\n", d.summary);
     if let Some(address) = &d.address {
         out.push_str(&format!("  with {address},\n"));
