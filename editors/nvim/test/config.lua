@@ -11,6 +11,7 @@ check(config and config.cmd[1] == "strata" and config.cmd[2] == "serve", "lsp/st
 check(vim.tbl_contains(config.filetypes, "opentofu"), "filetypes: " .. vim.inspect(config.filetypes))
 check(config.on_attach and config.handlers["workspace/codeLens/refresh"]
   and config.capabilities.workspace.codeLens.refreshSupport, "code lenses wired: " .. vim.inspect(config))
+check(vim.tbl_contains(config.on_attach, require("strata.floats").on_attach), "bordered floats wired")
 
 local strata = require("strata")
 check(vim.deep_equal(strata.settings({}), { strata = {} }), "no options, no settings")

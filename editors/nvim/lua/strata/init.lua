@@ -1,5 +1,6 @@
 -- Strata for Neovim 0.11+: registers the language server with vim.lsp.config/enable,
 -- detects OpenTofu files, and adds :StrataPlan and :StrataEffective.
+local floats = require("strata.floats")
 local M = {}
 
 --- Options `setup` accepts; every key is optional.
@@ -8,7 +9,9 @@ local M = {}
 --- state_path: the prior state of each module, relative to it (default terraform.tfstate);
 --- schema_files: provider schema files (`terraform providers schema -json`) to use first;
 --- run_plugins: false never starts provider binaries found inside the workspace;
---- filetypes, root_markers: as vim.lsp.config takes them.
+--- filetypes, root_markers: as vim.lsp.config takes them;
+--- border: the border of the hover, signature-help and plugin floats when 'winborder' is
+--- empty, as nvim_open_win takes it (default "rounded"; false: none, as Neovim draws them).
 M.defaults = {
   cmd = { "strata", "serve" },
   filetypes = { "terraform", "terraform-vars", "opentofu" },
@@ -17,6 +20,7 @@ M.defaults = {
   state_path = nil,
   schema_files = nil,
   run_plugins = nil,
+  border = floats.default_border,
 }
 
 --- The server settings for `opts`, sent as initializationOptions and on change through
@@ -124,7 +128,10 @@ function M.effective(bufnr)
         return
       end
       local lines = vim.split(result.text, "\n", { plain = true })
-      vim.lsp.util.open_floating_preview(lines, "terraform", { border = "rounded", focus_id = "strata-effective" })
+      vim.lsp.util.open_floating_preview(lines, "terraform", {
+        border = floats.border(),
+        focus_id = "strata-effective",
+      })
     end)
 end
 
