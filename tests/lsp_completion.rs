@@ -483,3 +483,24 @@ fn moved_from_offers_the_prior_states_undeclared_resources() {
         "no functions in an address"
     );
 }
+
+#[test]
+fn moved_from_reads_the_state_the_plan_setting_names() {
+    let dir = workspace("completion-moved-setting");
+    dir.write(
+        "states/old.tfstate",
+        include_str!("../fixtures/states/terraform-data-old.tfstate"),
+    );
+    let (mut client, _) = start(&dir);
+    let marked = format!("{MAIN}\nmoved {{\n  from = |\n}}\n");
+    // No terraform.tfstate: nothing from a state until the setting names one.
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert!(!labels(&items).contains(&"terraform_data.old"));
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "strata": { "plan": { "statePath": "states/old.tfstate" } } } }),
+    );
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    let old = item(&items, "terraform_data.old");
+    assert_eq!(old["detail"], "in the prior state, no longer declared");
+}

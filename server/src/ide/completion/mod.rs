@@ -130,11 +130,14 @@ impl Item {
     }
 }
 
-/// What the client can take.
-#[derive(Debug, Clone, Copy, Default)]
+/// What the client can take, and the editor's settings completion reads.
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// The client expands snippets.
     pub snippets: bool,
+    /// The `strata.plan.statePath` setting: the prior state a `moved` block's `from`
+    /// completes from, the one the plan's code lenses read (`workspace::state_file`).
+    pub state_path: Option<String>,
 }
 
 /// The suggestions at byte `offset` of the file at `path` (an open or indexed
