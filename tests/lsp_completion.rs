@@ -504,3 +504,125 @@ fn moved_from_reads_the_state_the_plan_setting_names() {
     let old = item(&items, "terraform_data.old");
     assert_eq!(old["detail"], "in the prior state, no longer declared");
 }
+
+#[test]
+fn json_keys_of_every_kind_in_a_primary_file() {
+    let dir = workspace("completion-json-kinds");
+    let (mut client, _) = start(&dir);
+    let name = "extra.tf.json";
+    // Block types at the top level and inside a block, as plain property names.
+    let items = complete(&mut client, &dir, name, "{\"|\"}");
+    for kind in ["resource", "data", "variable", "module", "moved", "import"] {
+        assert!(
+            labels(&items).contains(&kind),
+            "{kind}: {:?}",
+            labels(&items)
+        );
+    }
+    assert_eq!(
+        item(&items, "resource")["insertTextFormat"],
+        1,
+        "plain text"
+    );
+    let marked = "{\"resource\": {\"aws_instance\": {\"x\": {\"lifecycle\": {\"|\"}}}}}";
+    let items = complete(&mut client, &dir, name, marked);
+    for argument in ["create_before_destroy", "ignore_changes", "precondition"] {
+        assert!(
+            labels(&items).contains(&argument),
+            "{argument}: {:?}",
+            labels(&items)
+        );
+    }
+    // Resource and data types from the provider schemas.
+    let items = complete(&mut client, &dir, name, "{\"resource\": {\"aws_s|\": {}}}");
+    assert_eq!(
+        labels(&items),
+        [
+            "aws_secretsmanager_secret_version",
+            "aws_security_group",
+            "aws_simpledb_domain"
+        ]
+    );
+    let items = complete(&mut client, &dir, name, "{\"data\": {|}}");
+    assert_eq!(
+        item(&items, "aws_region")["textEdit"]["newText"],
+        "\"aws_region\""
+    );
+    // Arguments: required first, written ones left out, meta-arguments included.
+    let marked = "{\"resource\": {\"aws_alb_listener\": {\"l\": {\"port\": 80, \"|\"}}}}";
+    let items = complete(&mut client, &dir, name, marked);
+    let order = sorted(&items);
+    assert_eq!(order[0], "load_balancer_arn", "{order:?}");
+    assert!(!order.contains(&"port"), "already set: {order:?}");
+    for meta in ["count", "for_each", "provider", "depends_on", "lifecycle"] {
+        assert!(order.contains(&meta), "{meta} missing: {order:?}");
+    }
+    assert_eq!(
+        item(&items, "load_balancer_arn")["detail"],
+        "required string"
+    );
+    // A local child module's inputs inside its module block, required first.
+    // (A whole property, for the module call to be read from the text: `"": null`.)
+    let marked = "{\"module\": {\"net2\": {\"source\": \"./net\", \"|\": null}}}";
+    let order: Vec<String> = sorted(&complete(&mut client, &dir, name, marked))
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let at = |n: &str| order.iter().position(|l| l == n);
+    assert!(
+        at("cidr") < at("zones") && at("zones").is_some(),
+        "{order:?}"
+    );
+    assert!(!order.contains(&"source".to_string()), "{order:?}");
+}
+
+#[test]
+fn json_keys_in_an_override_file_come_from_the_base_declaration() {
+    let dir = workspace("completion-json-override");
+    let (mut client, _) = start(&dir);
+    let name = "main_override.tf.json";
+    let items = complete(&mut client, &dir, name, "{\"variable\": {\"|\"}}");
+    assert_eq!(labels(&items), ["region", "replicas"]);
+    let items = complete(&mut client, &dir, name, "{\"module\": {\"net\": {\"|\"}}}");
+    for input in ["cidr", "zones", "source"] {
+        assert!(
+            labels(&items).contains(&input),
+            "{input}: {:?}",
+            labels(&items)
+        );
+    }
+    let marked = "{\"variable\": {\"region\": {\"default\": \"x\", \"|\"}}}";
+    let items = complete(&mut client, &dir, name, marked);
+    assert!(labels(&items).contains(&"type"), "{:?}", labels(&items));
+    assert!(!labels(&items).contains(&"default"), "{:?}", labels(&items));
+}
+
+#[test]
+fn tfvars_offers_boolean_values_and_json_tfvars_the_variables() {
+    let dir = workspace("completion-tfvars-kinds");
+    dir.write("flags.tf", "variable \"enabled\" {\n  type = bool\n}\n");
+    let (mut client, _) = start(&dir);
+    let items = complete(&mut client, &dir, "terraform.tfvars", "enabled = |");
+    assert_eq!(labels(&items), ["false", "true"]);
+    let items = complete(&mut client, &dir, "terraform.tfvars", "region = |");
+    assert!(
+        items.is_empty(),
+        "a string has no finite values: {:?}",
+        labels(&items)
+    );
+    // Required ones (no default) first; one already given is left out.
+    let items = complete(&mut client, &dir, "prod.auto.tfvars", "region = \"x\"\n|");
+    assert_eq!(sorted(&items), ["enabled", "replicas"]);
+    let items = complete(
+        &mut client,
+        &dir,
+        "terraform.tfvars.json",
+        "{\"replicas\": 2, \"|\"}",
+    );
+    let region = item(&items, "region");
+    assert_eq!(
+        region["textEdit"]["newText"], "region",
+        "inside the key's quotes"
+    );
+    assert!(!labels(&items).contains(&"replicas"));
+}
