@@ -626,3 +626,46 @@ fn tfvars_offers_boolean_values_and_json_tfvars_the_variables() {
     );
     assert!(!labels(&items).contains(&"replicas"));
 }
+
+#[test]
+fn each_self_heredocs_and_the_addresses_of_removed_and_import() {
+    let dir = workspace("completion-more-references");
+    let (mut client, _) = start(&dir);
+    let with = |block: &str| format!("{MAIN}\n{block}\n");
+    // `each.` in a resource with for_each.
+    let marked = with(
+        "resource \"aws_vpc\" \"e\" {\n  for_each = toset([\"a\"])\n  tags = { Name = each.| }\n}",
+    );
+    assert_eq!(
+        sorted(&complete(&mut client, &dir, "main.tf", &marked)),
+        ["key", "value"]
+    );
+    // `self.` in a provisioner: the resource's own attributes.
+    let marked = with("resource \"aws_vpc\" \"s\" {\n  provisioner \"local-exec\" {\n    command = \"echo ${self.|}\"\n  }\n}");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert!(
+        labels(&items).contains(&"cidr_block"),
+        "{:?}",
+        labels(&items)
+    );
+    // Inside a heredoc template.
+    let marked = with("output \"h\" {\n  value = <<EOT\n  ${var.re|}\n  EOT\n}");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert_eq!(labels(&items), ["region", "replicas"]);
+    // `ignore_changes = all`, a lifecycle keyword.
+    let marked =
+        with("resource \"aws_vpc\" \"k\" {\n  lifecycle {\n    ignore_changes = |\n  }\n}");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert!(labels(&items).contains(&"all"), "{:?}", labels(&items));
+    // A `removed` block's `from` and an `import` block's `to` name resources.
+    let marked = with("removed {\n  from = aws_instance.|\n}");
+    assert_eq!(
+        labels(&complete(&mut client, &dir, "main.tf", &marked)),
+        ["web"]
+    );
+    let marked = with("import {\n  id = \"i-1\"\n  to = aws_instance.|\n}");
+    assert_eq!(
+        labels(&complete(&mut client, &dir, "main.tf", &marked)),
+        ["web"]
+    );
+}
