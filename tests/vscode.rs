@@ -91,6 +91,10 @@ fn extension_packages_into_a_vsix_that_works_in_vs_code() {
         "ok: the Outline view names the override blocks and marks them as overrides",
         "ok: Format Document makes what terraform fmt makes",
         "ok: Rename Symbol changes the base and the override and adds the moved block",
+        // Issue 16's everyday editing.
+        "ok: an inlay hint shows the value override.tf gives var.replicas",
+        "ok: completion after var. lists the variables, and the accepted one is written",
+        "ok: a quick fix writes the argument Terraform suggests",
     ] {
         assert!(stdout.contains(step), "{step}\n{stdout}");
     }
