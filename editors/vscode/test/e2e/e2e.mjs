@@ -250,8 +250,19 @@ try {
   console.log("ok: an inlay hint shows the value override.tf gives var.replicas");
   // 7b. Completion after `var.` in output "name": the suggest widget lists the variables;
   // Enter accepts the one typed.
-  await goToLine("main.tf", "  value = local.name");
-  await page.keyboard.press("End");
+  // Typing waits until the cursor is where Go to Line put it: keys pressed while its
+  // box closes are lost.
+  const goToColumn = async (start, column) => {
+    const line = fs.readFileSync(path.join(workspace, "main.tf"), "utf8").split("\n")
+      .findIndex((l) => l.startsWith(start)) + 1;
+    if (line === 0) throw new Error(`no line starting with ${start} in main.tf`);
+    await page.keyboard.press("Control+G");
+    await page.locator(".quick-input-widget input").fill(`:${line}:${column}`);
+    await page.keyboard.press("Enter");
+    await page.locator(".statusbar-item", { hasText: `Ln ${line}, Col ${column}` }).first()
+      .waitFor({ timeout: 30000 });
+  };
+  await goToColumn("  value = local.name", "  value = local.name".length + 1);
   for (let i = 0; i < "local.name".length; i++) await page.keyboard.press("Backspace");
   await page.keyboard.type("var.");
   const suggestion = (label) => page.locator(".suggest-widget .monaco-list-row", { hasText: label }).first();
@@ -264,9 +275,7 @@ try {
   await page.locator(".view-line", { hasText: "value = var.environment" }).first().waitFor({ timeout: 30000 });
   console.log("ok: completion after var. lists the variables, and the accepted one is written");
   // 7c. A misspelt argument: Quick Fix (Ctrl+.) offers Terraform's "Did you mean".
-  await goToLine("main.tf", "  input = {");
-  await page.keyboard.press("Home");
-  for (let i = 0; i < "input".length; i++) await page.keyboard.press("ArrowRight");
+  await goToColumn("  input = {", "  input".length + 1);
   await page.keyboard.type("s");
   await page.keyboard.press("ArrowLeft");
   const fix = page.locator(".action-widget .monaco-list-row", { hasText: 'Change "inputs" to "input"' }).first();
