@@ -472,3 +472,74 @@ fn a_resource_the_plan_would_destroy_and_create_renamed_gets_a_moved_block() {
     );
     assert!(s.actions("main.tf", &header, &["quickfix"]).is_empty());
 }
+
+#[test]
+fn in_a_json_file_names_are_renamed_in_their_strings_and_arguments_added_as_properties() {
+    let main = r#"{
+  "variable": {
+    "region": {"type": "string"}
+  },
+  "resource": {
+    "terraform_data": {
+      "a": {
+        "inputz": "${var.regon}"
+      }
+    }
+  },
+  "output": {
+    "o": {},
+    "p": {"value": "${var.prefix}-p"}
+  },
+  "module": {
+    "child": {"source": "./child"}
+  }
+}
+"#;
+    let child =
+        "variable \"name\" {\n  type = string\n}\n\nvariable \"size\" {\n  type = number\n}\n";
+    let mut s = Session::open(&[
+        ("main.tf.json", main),
+        ("variables.tf", ""),
+        ("child/main.tf", child),
+    ]);
+    // Terraform decodes the configuration before it checks the rest: one at a time.
+    s.apply_fix(
+        "main.tf.json",
+        "The argument \"value\" is required",
+        "Add the required argument \"value\"",
+    );
+    s.apply_fix(
+        "main.tf.json",
+        "The argument \"name\" is required",
+        "Add the required arguments name, size",
+    );
+    s.apply_fix(
+        "main.tf.json",
+        "\"prefix\" has not been declared",
+        "Declare the variable \"prefix\" in variables.tf",
+    );
+    // JSON names the argument Terraform does not know an extraneous property.
+    s.apply_fix(
+        "main.tf.json",
+        "named \"inputz\"",
+        "Change \"inputz\" to \"input\"",
+    );
+    s.apply_fix(
+        "main.tf.json",
+        "\"regon\" has not been declared",
+        "Change \"regon\" to \"region\"",
+    );
+    let fixed: Value = serde_json::from_str(s.text("main.tf.json")).expect("valid JSON");
+    assert_eq!(fixed["output"]["o"], json!({ "value": null }));
+    assert_eq!(
+        fixed["resource"]["terraform_data"]["a"],
+        json!({ "input": "${var.region}" })
+    );
+    assert_eq!(
+        fixed["module"]["child"],
+        json!({ "source": "./child", "name": "", "size": 0 })
+    );
+    // A JSON string's template is not read for the type its use implies.
+    assert_eq!(s.text("variables.tf"), "variable \"prefix\" {}\n");
+    assert_eq!(s.messages(), Vec::<String>::new());
+}

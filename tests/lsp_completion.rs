@@ -483,3 +483,189 @@ fn moved_from_offers_the_prior_states_undeclared_resources() {
         "no functions in an address"
     );
 }
+
+#[test]
+fn moved_from_reads_the_state_the_plan_setting_names() {
+    let dir = workspace("completion-moved-setting");
+    dir.write(
+        "states/old.tfstate",
+        include_str!("../fixtures/states/terraform-data-old.tfstate"),
+    );
+    let (mut client, _) = start(&dir);
+    let marked = format!("{MAIN}\nmoved {{\n  from = |\n}}\n");
+    // No terraform.tfstate: nothing from a state until the setting names one.
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert!(!labels(&items).contains(&"terraform_data.old"));
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "strata": { "plan": { "statePath": "states/old.tfstate" } } } }),
+    );
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    let old = item(&items, "terraform_data.old");
+    assert_eq!(old["detail"], "in the prior state, no longer declared");
+}
+
+#[test]
+fn json_keys_of_every_kind_in_a_primary_file() {
+    let dir = workspace("completion-json-kinds");
+    let (mut client, _) = start(&dir);
+    let name = "extra.tf.json";
+    // Block types at the top level and inside a block, as plain property names.
+    let items = complete(&mut client, &dir, name, "{\"|\"}");
+    for kind in ["resource", "data", "variable", "module", "moved", "import"] {
+        assert!(
+            labels(&items).contains(&kind),
+            "{kind}: {:?}",
+            labels(&items)
+        );
+    }
+    assert_eq!(
+        item(&items, "resource")["insertTextFormat"],
+        1,
+        "plain text"
+    );
+    let marked = "{\"resource\": {\"aws_instance\": {\"x\": {\"lifecycle\": {\"|\"}}}}}";
+    let items = complete(&mut client, &dir, name, marked);
+    for argument in ["create_before_destroy", "ignore_changes", "precondition"] {
+        assert!(
+            labels(&items).contains(&argument),
+            "{argument}: {:?}",
+            labels(&items)
+        );
+    }
+    // Resource and data types from the provider schemas.
+    let items = complete(&mut client, &dir, name, "{\"resource\": {\"aws_s|\": {}}}");
+    assert_eq!(
+        labels(&items),
+        [
+            "aws_secretsmanager_secret_version",
+            "aws_security_group",
+            "aws_simpledb_domain"
+        ]
+    );
+    let items = complete(&mut client, &dir, name, "{\"data\": {|}}");
+    assert_eq!(
+        item(&items, "aws_region")["textEdit"]["newText"],
+        "\"aws_region\""
+    );
+    // Arguments: required first, written ones left out, meta-arguments included.
+    let marked = "{\"resource\": {\"aws_alb_listener\": {\"l\": {\"port\": 80, \"|\"}}}}";
+    let items = complete(&mut client, &dir, name, marked);
+    let order = sorted(&items);
+    assert_eq!(order[0], "load_balancer_arn", "{order:?}");
+    assert!(!order.contains(&"port"), "already set: {order:?}");
+    for meta in ["count", "for_each", "provider", "depends_on", "lifecycle"] {
+        assert!(order.contains(&meta), "{meta} missing: {order:?}");
+    }
+    assert_eq!(
+        item(&items, "load_balancer_arn")["detail"],
+        "required string"
+    );
+    // A local child module's inputs inside its module block, required first.
+    // (A whole property, for the module call to be read from the text: `"": null`.)
+    let marked = "{\"module\": {\"net2\": {\"source\": \"./net\", \"|\": null}}}";
+    let order: Vec<String> = sorted(&complete(&mut client, &dir, name, marked))
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let at = |n: &str| order.iter().position(|l| l == n);
+    assert!(
+        at("cidr") < at("zones") && at("zones").is_some(),
+        "{order:?}"
+    );
+    assert!(!order.contains(&"source".to_string()), "{order:?}");
+}
+
+#[test]
+fn json_keys_in_an_override_file_come_from_the_base_declaration() {
+    let dir = workspace("completion-json-override");
+    let (mut client, _) = start(&dir);
+    let name = "main_override.tf.json";
+    let items = complete(&mut client, &dir, name, "{\"variable\": {\"|\"}}");
+    assert_eq!(labels(&items), ["region", "replicas"]);
+    let items = complete(&mut client, &dir, name, "{\"module\": {\"net\": {\"|\"}}}");
+    for input in ["cidr", "zones", "source"] {
+        assert!(
+            labels(&items).contains(&input),
+            "{input}: {:?}",
+            labels(&items)
+        );
+    }
+    let marked = "{\"variable\": {\"region\": {\"default\": \"x\", \"|\"}}}";
+    let items = complete(&mut client, &dir, name, marked);
+    assert!(labels(&items).contains(&"type"), "{:?}", labels(&items));
+    assert!(!labels(&items).contains(&"default"), "{:?}", labels(&items));
+}
+
+#[test]
+fn tfvars_offers_boolean_values_and_json_tfvars_the_variables() {
+    let dir = workspace("completion-tfvars-kinds");
+    dir.write("flags.tf", "variable \"enabled\" {\n  type = bool\n}\n");
+    let (mut client, _) = start(&dir);
+    let items = complete(&mut client, &dir, "terraform.tfvars", "enabled = |");
+    assert_eq!(labels(&items), ["false", "true"]);
+    let items = complete(&mut client, &dir, "terraform.tfvars", "region = |");
+    assert!(
+        items.is_empty(),
+        "a string has no finite values: {:?}",
+        labels(&items)
+    );
+    // Required ones (no default) first; one already given is left out.
+    let items = complete(&mut client, &dir, "prod.auto.tfvars", "region = \"x\"\n|");
+    assert_eq!(sorted(&items), ["enabled", "replicas"]);
+    let items = complete(
+        &mut client,
+        &dir,
+        "terraform.tfvars.json",
+        "{\"replicas\": 2, \"|\"}",
+    );
+    let region = item(&items, "region");
+    assert_eq!(
+        region["textEdit"]["newText"], "region",
+        "inside the key's quotes"
+    );
+    assert!(!labels(&items).contains(&"replicas"));
+}
+
+#[test]
+fn each_self_heredocs_and_the_addresses_of_removed_and_import() {
+    let dir = workspace("completion-more-references");
+    let (mut client, _) = start(&dir);
+    let with = |block: &str| format!("{MAIN}\n{block}\n");
+    // `each.` in a resource with for_each.
+    let marked = with(
+        "resource \"aws_vpc\" \"e\" {\n  for_each = toset([\"a\"])\n  tags = { Name = each.| }\n}",
+    );
+    assert_eq!(
+        sorted(&complete(&mut client, &dir, "main.tf", &marked)),
+        ["key", "value"]
+    );
+    // `self.` in a provisioner: the resource's own attributes.
+    let marked = with("resource \"aws_vpc\" \"s\" {\n  provisioner \"local-exec\" {\n    command = \"echo ${self.|}\"\n  }\n}");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert!(
+        labels(&items).contains(&"cidr_block"),
+        "{:?}",
+        labels(&items)
+    );
+    // Inside a heredoc template.
+    let marked = with("output \"h\" {\n  value = <<EOT\n  ${var.re|}\n  EOT\n}");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert_eq!(labels(&items), ["region", "replicas"]);
+    // `ignore_changes = all`, a lifecycle keyword.
+    let marked =
+        with("resource \"aws_vpc\" \"k\" {\n  lifecycle {\n    ignore_changes = |\n  }\n}");
+    let items = complete(&mut client, &dir, "main.tf", &marked);
+    assert!(labels(&items).contains(&"all"), "{:?}", labels(&items));
+    // A `removed` block's `from` and an `import` block's `to` name resources.
+    let marked = with("removed {\n  from = aws_instance.|\n}");
+    assert_eq!(
+        labels(&complete(&mut client, &dir, "main.tf", &marked)),
+        ["web"]
+    );
+    let marked = with("import {\n  id = \"i-1\"\n  to = aws_instance.|\n}");
+    assert_eq!(
+        labels(&complete(&mut client, &dir, "main.tf", &marked)),
+        ["web"]
+    );
+}

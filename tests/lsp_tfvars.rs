@@ -108,3 +108,80 @@ fn hover_and_definition_lead_to_the_variable() {
         Value::Null
     );
 }
+
+/// The problems published for the open `terraform.tfvars` once its text is `text`, as
+/// (message, severity, start, end).
+fn published(
+    client: &mut Client,
+    u: &str,
+    version: i32,
+    text: &str,
+) -> Vec<(String, u64, Value, Value)> {
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": u, "version": version },
+            "contentChanges": [{ "text": text }]
+        }),
+    );
+    let params = client.diagnostics_for(u, |p| p["version"] == version);
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["message"].as_str().unwrap().to_string(),
+                d["severity"].as_u64().unwrap(),
+                d["range"]["start"].clone(),
+                d["range"]["end"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn function_calls_and_blocks_are_reported_as_terraform_plan_reports_them() {
+    let dir = TempDir::new("tfvars-calls-blocks");
+    let (mut client, u) = open(&dir);
+    // `terraform plan -json` (1.11.4): the whole call, its arguments unread; a `for`
+    // expression is no call; only the branch a condition takes is evaluated.
+    let calls = "replicas = true ? 1 : floor(1.5)\nnames = [for n in [\"a\"]: n]\n";
+    assert_eq!(published(&mut client, &u, 2, calls), []);
+    let calls = "replicas = max(1, 2)\nnames = [for n in [\"a\"]: n]\n";
+    let error = |line, start, end| {
+        (
+            "Function calls not allowed\n\nFunctions may not be called here.".to_string(),
+            1,
+            position(line, start),
+            position(line, end),
+        )
+    };
+    assert_eq!(published(&mut client, &u, 3, calls), [error(0, 11, 20)]);
+    let calls = "names = [upper(\"a\")]\nreplicas = 1\n";
+    assert_eq!(published(&mut client, &u, 4, calls), [error(0, 9, 19)]);
+    // Every `variable "NAME"` block, at its type; no value of the file is read.
+    let blocks = "replicas = \"x\"\n\nvariable \"names\" {\n  default = []\n}\n\nlocals {}\n";
+    let found = published(&mut client, &u, 5, blocks);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        found[0],
+        (
+            "Variable declaration in .tfvars file\n\nA .tfvars file is used to assign values to variables that have already been declared in .tf files, not to declare new variables. To declare variable \"names\", place this block in one of your .tf files, such as variables.tf.\n\nTo set a value for this variable in terraform.tfvars, use the definition syntax instead:\n    names = <value>".into(),
+            1,
+            position(2, 0),
+            position(2, 8)
+        )
+    );
+    // Otherwise HCL's reading of the file as arguments names its first block only.
+    let blocks = "replicas = 1\nother {\n}\nvariable {}\n";
+    assert_eq!(
+        published(&mut client, &u, 6, blocks),
+        [(
+            "Unexpected \"other\" block\n\nBlocks are not allowed here.".to_string(),
+            1,
+            position(1, 0),
+            position(1, 5)
+        )]
+    );
+}

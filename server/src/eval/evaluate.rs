@@ -88,6 +88,12 @@ pub trait Scope {
         let _ = name;
         None
     }
+
+    /// Whether functions may be called: HCL evaluates without a context (a `.tfvars`
+    /// file, a `-var` value) with no functions at all, and a call is an error there.
+    fn functions_allowed(&self) -> bool {
+        true
+    }
 }
 
 /// Evaluates `expr` in `scope`, within the evaluation budget (see `budget`).
@@ -212,6 +218,14 @@ impl Evaluator<'_> {
                 args,
                 expand_final,
             } => {
+                if !self.scope.functions_allowed() {
+                    // HCL reports the whole call and evaluates none of its arguments.
+                    return Err(EvalError::new(
+                        "Function calls not allowed",
+                        "Functions may not be called here.",
+                        span,
+                    ));
+                }
                 let outer = std::mem::replace(&mut self.call, span);
                 let value = functions::call(self, &name.name, args, *expand_final, span);
                 self.call = outer;

@@ -2,15 +2,17 @@
 //! plans with it (`terraform plan` reads `terraform.tfvars` and `*.auto.tfvars` itself,
 //! others with `-var-file`; `validate` reads none): a value for a variable the module
 //! does not declare (`Value for undeclared variable`, a warning), a value that refers to
-//! something, and a value that does not convert to the variable's type (`Invalid value
-//! for input variable`). Terraform gives the undeclared value no place; the editor shows
-//! it at the name.
+//! something (`Variables not allowed`) or calls a function (`Function calls not
+//! allowed`), a block (the file holds arguments only: `plan::block_problems`), and a
+//! value that does not convert to the variable's type (`Invalid value for input
+//! variable`). Terraform gives the undeclared value no place; the editor shows it at
+//! the name.
 
 use std::path::Path;
 
 use super::tfvars::tfvars_file;
 use crate::check::{Diagnostic, Severity};
-use crate::plan::{definitions, unsuitable_in_file, variable_type, Definition};
+use crate::plan::{block_problems, definitions, unsuitable_in_file, variable_type, Definition};
 use crate::syntax::SyntaxSeverity;
 use crate::types::convert;
 use crate::workspace::Workspace;
@@ -50,6 +52,14 @@ pub fn diagnostics(ws: &Workspace, path: &Path) -> Vec<Diagnostic> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let blocks = block_problems(&shown, &file.syntax.body);
+    if !blocks.is_empty() {
+        // Terraform reads no value of a file with blocks.
+        return blocks
+            .into_iter()
+            .map(|p| at(Severity::Error, p.span, &p.summary, p.detail))
+            .collect();
+    }
     let mut out = Vec::new();
     for (a, definition) in definitions(&m, &shown, &file.syntax.body) {
         match definition {

@@ -304,6 +304,7 @@ impl LanguageServer for Server {
         let encoding = self.state.encoding();
         let options = crate::ide::completion::Options {
             snippets: self.state.snippets(),
+            state_path: self.state.state_path(),
         };
         let json = contain(format!("completion in {}", path.display()), || {
             completion::completion(&self.workspace, &path, at.position, encoding, options)

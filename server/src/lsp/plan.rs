@@ -6,7 +6,7 @@
 //! module of the document is planned.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ropey::Rope;
 use serde::Deserialize;
@@ -20,7 +20,7 @@ use crate::plan::{
 };
 use crate::syntax::Span;
 use crate::text::PositionEncoding;
-use crate::workspace::{PlanPositions, Workspace};
+use crate::workspace::{state_file, PlanPositions, Workspace};
 
 /// The command that returns the plan of a document's module.
 pub const PLAN_PREVIEW: &str = "strata.planPreview";
@@ -54,15 +54,6 @@ pub struct PlanArgs {
     /// Root variable values by name (strings as `--var` takes them, or JSON values).
     #[serde(default)]
     pub vars: BTreeMap<String, Value>,
-}
-
-/// The state file of the module in `dir`: `setting` (relative to `dir` unless absolute),
-/// else `terraform.tfstate`.
-pub fn state_path(dir: &Path, setting: Option<&str>) -> PathBuf {
-    match setting {
-        Some(s) if !s.is_empty() => dir.join(s),
-        _ => dir.join("terraform.tfstate"),
-    }
 }
 
 /// Runs `strata.planPreview`; an `Err` is a message for an invalid-params error. Besides
@@ -114,7 +105,7 @@ pub fn plan_preview(
             env: VariableInputs::from_environment(),
         },
     };
-    let state = state_path(&dir, args.state.as_deref().or(state_setting));
+    let state = state_file(&dir, args.state.as_deref().or(state_setting));
     let plan = ws
         .plan_module(&dir, Some(&state), &options)
         .map_err(|e| e.to_string())?;
@@ -248,7 +239,7 @@ pub fn code_lenses(
 /// plan has no errors (a plan with errors is no plan, as in Terraform).
 pub fn prior_plan(ws: &Workspace, path: &Path, state_setting: Option<&str>) -> Option<Plan> {
     let dir = path.parent()?;
-    let state = state_path(dir, state_setting);
+    let state = state_file(dir, state_setting);
     if !state.is_file() {
         return None;
     }

@@ -20,6 +20,7 @@ mod providers;
 mod schema_objects;
 mod state;
 mod text;
+mod tfvars_blocks;
 mod validate;
 mod variables;
 
@@ -42,6 +43,7 @@ pub use state::{
 };
 pub(crate) use text::wrap;
 pub use text::{diagnostic_text, render_plan, render_text, snippet, PlaceOf, RenderedPlan};
+pub use tfvars_blocks::{block_problems, BlockProblem};
 pub use variables::{
     definitions, root_values, unsuitable_in_file, variable_type, Definition, VariableInputs,
 };

@@ -78,9 +78,9 @@ impl Source {
     }
 }
 
-/// A scope where nothing may be referenced: `.tfvars` files and values given on the
-/// command line or in the environment hold values only (HCL evaluates them without a
-/// context, and says so in the same words for both).
+/// A scope where nothing may be referenced and no function called: `.tfvars` files and
+/// values given on the command line or in the environment hold values only (HCL
+/// evaluates them without a context, and says so in the same words for all of them).
 struct NoReferences;
 
 impl Scope for NoReferences {
@@ -90,6 +90,10 @@ impl Scope for NoReferences {
         let start = span.start as usize;
         let root = Span::new(start, (start + root.len()).min(span.end as usize));
         Err(EvalError::new("Variables not allowed", detail, root))
+    }
+
+    fn functions_allowed(&self) -> bool {
+        false
     }
 }
 
@@ -393,6 +397,25 @@ fn read_file(
         ));
         return;
     }
+    // Terraform places these problems in the file.
+    let placed = |summary: String, detail: String, span: Span| PlanDiagnostic {
+        summary,
+        detail,
+        place: Some((path.to_path_buf(), span)),
+        values: Vec::new(),
+        address: None,
+        function_call: None,
+    };
+    let blocks = super::block_problems(&shown, &file.body);
+    if !blocks.is_empty() {
+        // Terraform reads no value of a file with blocks.
+        diags.extend(
+            blocks
+                .into_iter()
+                .map(|p| placed(p.summary, p.detail, p.span)),
+        );
+        return;
+    }
     for (a, definition) in definitions(m, &shown, &file.body) {
         match definition {
             Definition::Value { name, value } => {
@@ -404,11 +427,10 @@ fn read_file(
                 detail,
             )),
             Definition::Failed {
-                summary, detail, ..
-            } => diags.push(PlanDiagnostic::sourceless(
-                &summary,
-                format!("{shown}: {detail}"),
-            )),
+                summary,
+                detail,
+                span,
+            } => diags.push(placed(summary, detail, span)),
         }
     }
 }

@@ -29,7 +29,7 @@ use crate::text::{Document, PositionEncoding, TextChange, TextError};
 pub use cycles::{CallCycles, CALL_CYCLE_CODE};
 pub use discover::{discover_modules, is_skipped_dir};
 pub use disk::MAX_FILE_BYTES;
-pub use plan::PlanPositions;
+pub use plan::{state_file, PlanPositions};
 pub use roles::ModuleRoles;
 
 /// Every document, file and module Strata knows of.

@@ -16,6 +16,15 @@ use crate::syntax::{parse, Span, Syntax};
 use crate::text::read::{read_bounded, MAX_FILE_BYTES};
 use crate::text::SourcePositions;
 
+/// The state file of the module in `dir`: `setting` (the `strata.plan.statePath`
+/// setting; relative to `dir` unless absolute), else `terraform.tfstate` in `dir`.
+pub fn state_file(dir: &Path, setting: Option<&str>) -> PathBuf {
+    match setting {
+        Some(s) if !s.is_empty() => dir.join(s),
+        _ => dir.join("terraform.tfstate"),
+    }
+}
+
 impl Workspace {
     /// Plans the module of `dir` against the state at `state` (default:
     /// `terraform.tfstate` in `dir`; a missing file is an empty state).

@@ -6,8 +6,9 @@
 // bar item, the Outline view of an override file, Format Document (the saved file must be
 // EXPECTED_FMT, what `terraform fmt` made) and Rename Symbol adding a `moved` block; then
 // each part of a code lens clicked, a plan's errors with their source lines (the module
-// broken/), and the activation time the extension logs (under LOGS_DIR). A screenshot per
-// step in OUT_DIR.
+// broken/), and the activation time the extension logs (under LOGS_DIR); then an inlay
+// hint, completion after `var.` accepted and a quick fix applied (issue 16). A screenshot
+// per step in OUT_DIR.
 //   node e2e.mjs URL OUT_DIR WORKSPACE_DIR EXPECTED_FMT SETTING_BINARY SETTING_MARK LOGS_DIR
 import { createRequire } from "node:module";
 import * as fs from "node:fs";
@@ -72,6 +73,8 @@ try {
   const palette = async (title) => {
     await page.keyboard.press("F1");
     await page.locator(".quick-input-widget input").fill(`>${title}`);
+    // A row under the pointer shows a tooltip that can cover the row to click.
+    await page.mouse.move(0, 0);
     await page.locator(".quick-input-list .monaco-list-row")
       .filter({ has: page.locator(".label-name", { hasText: exactly(title) }) }).first().click();
   };
@@ -333,6 +336,64 @@ try {
   console.log(`activation: ${activation.activated} ms; server ready after ${activation.ready} ms`);
   if (activation.activated >= ACTIVATION_LIMIT_MS) throw new Error(`activation took ${activation.activated} ms`);
   console.log(`ok: the extension activates in under ${ACTIVATION_LIMIT_MS} ms`);
+  // 11. (issue 16) Everyday editing: an inlay hint shown, completion after `var.` accepted,
+  // a quick fix applied; the saved file holds exactly the accepted completion.
+  const mainBeforeEditing = fs.readFileSync(path.join(workspace, "main.tf"), "utf8");
+  await openFile("main.tf");
+  // 11a. After `default = 1` of var.replicas, the value override.tf gives it.
+  await goToLine("main.tf", "variable \"replicas\"");
+  await page.locator(".view-line", { hasText: "← 3 (override.tf)" }).first().waitFor({ timeout: 60000 });
+  await shot(page, "11a-inlay-hint");
+  console.log("ok: an inlay hint shows the value override.tf gives var.replicas");
+  // 11b. Completion after `var.` in output "name": the suggest widget lists the variables;
+  // Enter accepts the one typed.
+  // Typing waits until the cursor is where Go to Line put it: keys pressed while its
+  // box closes are lost.
+  const goToColumn = async (start, column) => {
+    const line = fs.readFileSync(path.join(workspace, "main.tf"), "utf8").split("\n")
+      .findIndex((l) => l.startsWith(start)) + 1;
+    if (line === 0) throw new Error(`no line starting with ${start} in main.tf`);
+    await page.keyboard.press("Control+G");
+    await page.locator(".quick-input-widget input").fill(`:${line}:${column}`);
+    await page.keyboard.press("Enter");
+    await page.locator(".statusbar-item", { hasText: `Ln ${line}, Col ${column}` }).first()
+      .waitFor({ timeout: 30000 });
+  };
+  await goToColumn("  value = local.name", "  value = local.name".length + 1);
+  for (let i = 0; i < "local.name".length; i++) await page.keyboard.press("Backspace");
+  await page.keyboard.type("var.");
+  const suggestion = (label) => page.locator(".suggest-widget .monaco-list-row", { hasText: label }).first();
+  await suggestion("replicas").waitFor({ timeout: 30000 });
+  await suggestion("environment").waitFor({ timeout: 30000 });
+  await shot(page, "11b-completion");
+  await page.keyboard.type("envi");
+  await page.keyboard.press("Enter");
+  // (Not the whole line: an inlay hint follows the reference with its value.)
+  await page.locator(".view-line", { hasText: "value = var.environment" }).first().waitFor({ timeout: 30000 });
+  console.log("ok: completion after var. lists the variables, and the accepted one is written");
+  // 11c. A misspelt argument: Quick Fix (Ctrl+.) offers Terraform's "Did you mean".
+  await goToColumn("  input = {", "  input".length + 1);
+  await page.keyboard.type("s");
+  await page.keyboard.press("ArrowLeft");
+  const fix = page.locator(".action-widget .monaco-list-row", { hasText: 'Change "inputs" to "input"' }).first();
+  for (let tries = 0; ; tries++) {
+    // The diagnostic arrives after the edit: ask again until the fix is offered.
+    await page.waitForTimeout(1000);
+    await page.keyboard.press("Control+.");
+    try {
+      await fix.waitFor({ timeout: 5000 });
+      break;
+    } catch (e) {
+      await page.keyboard.press("Escape");
+      if (tries >= 10) throw e;
+    }
+  }
+  await shot(page, "11c-quick-fix");
+  await fix.click();
+  await page.locator(".view-line", { hasText: "input = {" }).first().waitFor({ timeout: 30000 });
+  await palette("File: Save");
+  await expectFile("main.tf", mainBeforeEditing.replace("  value = local.name\n", "  value = var.environment\n"));
+  console.log("ok: a quick fix writes the argument Terraform suggests");
 } catch (e) {
   failed = true;
   console.error(`FAIL: ${e.message}`);

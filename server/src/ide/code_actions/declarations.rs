@@ -1,11 +1,12 @@
 //! Fixes that add what a diagnostic says is missing: the required arguments a block
-//! leaves out (each with a placeholder of its type), and the `variable` block of an
-//! undeclared input variable, with a type inferred from how it is used.
+//! leaves out (each with a placeholder of its type; JSON properties in a `.tf.json`
+//! file), and the `variable` block of an undeclared input variable, with a type inferred
+//! from how it is used (in a primary file of the native syntax).
 
 use super::{file_name, quoted, writable, Fix, Place};
 use crate::check::Diagnostic;
-use crate::ide::completion::{context_at, Options, Scope};
-use crate::ide::edits::{append_block, append_to_body, block_at};
+use crate::ide::completion::{context_in, Options, Scope};
+use crate::ide::edits::{append_block, append_to_body, append_to_object, block_at, opening_brace};
 use crate::module::SourceFile;
 use crate::syntax::{Attribute, Body, Expr, ExprKind, Span, TemplatePart};
 
@@ -36,32 +37,45 @@ fn missing_arguments(place: &Place, index: usize, d: &Diagnostic) -> Option<Fix>
     if same.first() != Some(&index) {
         return None; // The first diagnostic of the block offers the fix.
     }
+    // HCL places the problem at the body's `{` in the native syntax, at its `}` in JSON.
     let brace = d.span.start as usize;
-    if place.text(d.span) != Some("{") {
+    if place.text(d.span) != Some(if place.native() { "{" } else { "}" }) {
         return None;
     }
-    let block = block_at(&place.file.syntax.body, brace)?;
-    let text = &*place.file.text;
-    let ctx = context_at(text, &place.file.syntax, brace + 1);
+    // Inside the body, where a name is due: after the `{`.
+    let inside = match place.native() {
+        true => brace,
+        false => opening_brace(&place.file.text, brace)?,
+    } + 1;
     let scope = Scope::new(
         place.ws,
         &place.file.path,
         &place.file,
-        brace + 1,
+        inside,
         Options::default(),
     );
+    let ctx = context_in(&scope, &place.file, inside);
     let names: Vec<&str> = same
         .iter()
         .filter_map(|&i| quoted(&place.diagnostics[i].detail).into_iter().next())
         .collect();
-    let lines: Vec<String> = names
-        .iter()
-        .map(|name| {
-            let ty = argument_type(&scope, &ctx.blocks, name);
-            format!("{name} = {}", placeholder(ty.as_deref().unwrap_or("any")))
-        })
-        .collect();
-    let edit = append_to_body(&place.file, block, &lines)?;
+    let values = names.iter().map(|name| {
+        let ty = argument_type(&scope, &ctx.blocks, name);
+        (name, placeholder(ty.as_deref().unwrap_or("any")))
+    });
+    // Every placeholder is also a JSON value: in a `.tf.json` file, a property of the
+    // block's object.
+    let edit = match place.native() {
+        true => {
+            let block = block_at(&place.file.syntax.body, brace)?;
+            let lines: Vec<String> = values.map(|(n, v)| format!("{n} = {v}")).collect();
+            append_to_body(&place.file, block, &lines)?
+        }
+        false => {
+            let properties: Vec<String> = values.map(|(n, v)| format!("\"{n}\": {v}")).collect();
+            append_to_object(&place.file, brace, &properties)?
+        }
+    };
     let title = match names.as_slice() {
         [one] => format!("Add the required argument \"{one}\""),
         _ => format!("Add the required arguments {}", names.join(", ")),
@@ -163,8 +177,6 @@ fn variables_file<'a>(place: &'a Place) -> Option<&'a SourceFile> {
 fn inferred_type(place: &Place, span: Span) -> Option<String> {
     let (attr, ctx_offset) = attribute_at(&place.file.syntax.body, span)?;
     if attr.expr.span == span {
-        let text = &*place.file.text;
-        let ctx = context_at(text, &place.file.syntax, ctx_offset);
         let scope = Scope::new(
             place.ws,
             &place.file.path,
@@ -172,6 +184,7 @@ fn inferred_type(place: &Place, span: Span) -> Option<String> {
             ctx_offset,
             Options::default(),
         );
+        let ctx = context_in(&scope, &place.file, ctx_offset);
         return match &*attr.name.name {
             "count" => Some("number".into()),
             name => argument_type(&scope, &ctx.blocks, name).filter(|t| t != "any"),

@@ -7,7 +7,8 @@
 //! The fixes, one file per family: the "Did you mean" replacement and unquoting quoted
 //! references and keywords (`suggestions.rs`); the missing required arguments and the
 //! declaration of an undeclared variable (`declarations.rs`); an override's `depends_on`
-//! moved into its base block and the base block of an orphan override (`overrides.rs`);
+//! moved into its base block and the base block of an orphan override (`overrides.rs`,
+//! native files only: they move and write blocks of the native syntax);
 //! `moved` blocks for resources the plan would destroy and create under another name
 //! (`moves.rs`, from the module's plan rather than a diagnostic).
 
@@ -55,7 +56,8 @@ pub(crate) struct Place<'a> {
 }
 
 impl Place<'_> {
-    /// Whether the file is in the native syntax (every fix writes native syntax).
+    /// Whether the file is in the native syntax (else JSON, where only the fixes that
+    /// rename, add properties or write to another file apply).
     fn native(&self) -> bool {
         self.file.syntax.syntax == Syntax::Native
     }
@@ -120,9 +122,6 @@ fn all_fixes(
         merged,
         diagnostics,
     };
-    if !place.native() {
-        return Vec::new();
-    }
     let mut found = Vec::new();
     for (i, d) in diagnostics.iter().enumerate() {
         if d.path != path || !wanted(d) {

@@ -14,6 +14,9 @@ const OVERRIDDEN_DEPENDS_ON: &str = "The depends_on argument may not be overridd
 
 /// The fix for `d` when it is an override's problem.
 pub(super) fn fixes(place: &Place, d: &Diagnostic) -> Option<Fix> {
+    if !place.native() {
+        return None; // They move and copy text of the native syntax.
+    }
     if d.detail == OVERRIDDEN_DEPENDS_ON {
         return move_depends_on(place, d);
     }

@@ -12,12 +12,16 @@ const DID_YOU_MEAN: &str = "Did you mean \"";
 /// The fixes for `d` that rewrite its own text.
 pub(super) fn fixes(place: &Place, d: &Diagnostic) -> Vec<Fix> {
     let mut found = did_you_mean(place, d);
-    found.extend(unquote(place, d));
+    if place.native() {
+        // JSON has no quoted references: its strings are templates.
+        found.extend(unquote(place, d));
+    }
     found
 }
 
 /// One fix per suggestion in `d`'s detail: the name the detail says was not found,
-/// written once in the diagnostic's text, replaced by the suggested one.
+/// written once in the diagnostic's text, replaced by the suggested one (in JSON, inside
+/// its string: a name needs no escape there).
 fn did_you_mean(place: &Place, d: &Diagnostic) -> Vec<Fix> {
     let Some(first) = d.detail.find(DID_YOU_MEAN) else {
         return Vec::new();

@@ -90,6 +90,16 @@ pub fn context_at(scope: &Scope, text: &str, cursor: usize) -> Context {
     }
 }
 
+/// The keys written before `cursor` in the JSON `text`'s outermost object, when a key
+/// of it is due there: read from the text, which does not parse while a key is typed.
+pub fn top_level_keys(text: &str, cursor: usize) -> Vec<String> {
+    let cursor = floor_char_boundary(text, cursor.min(text.len()));
+    key_path(text, cursor)
+        .filter(|k| k.path.is_empty())
+        .map(|k| k.written)
+        .unwrap_or_default()
+}
+
 /// Where a key is due.
 struct KeyPath {
     /// The keys of the objects around the cursor, outermost first.

@@ -20,6 +20,7 @@ mod variables;
 
 use std::path::Path;
 
+use crate::module::SourceFile;
 use crate::syntax::Syntax;
 use crate::workspace::Workspace;
 
@@ -130,11 +131,14 @@ impl Item {
     }
 }
 
-/// What the client can take.
-#[derive(Debug, Clone, Copy, Default)]
+/// What the client can take, and the editor's settings completion reads.
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// The client expands snippets.
     pub snippets: bool,
+    /// The `strata.plan.statePath` setting: the prior state a `moved` block's `from`
+    /// completes from, the one the plan's code lenses read (`workspace::state_file`).
+    pub state_path: Option<String>,
 }
 
 /// The suggestions at byte `offset` of the file at `path` (an open or indexed
@@ -147,11 +151,7 @@ pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) ->
     let offset = offset.min(text.len());
     let scope = Scope::new(ws, path, &file, offset, options);
     let json = file.syntax.syntax != Syntax::Native;
-    let ctx = if json {
-        json_keys::context_at(&scope, text, offset)
-    } else {
-        context_at(text, &file.syntax, offset)
-    };
+    let ctx = context_in(&scope, &file, offset);
     let typed = ctx.typed(text, offset).to_lowercase();
     let mut items = if super::tfvars::is_tfvars(path) {
         tfvars::complete(&scope, &ctx)
@@ -187,6 +187,15 @@ pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) ->
     items.sort_by(|a, b| a.sort.cmp(&b.sort));
     items.dedup_by(|a, b| a.label == b.label && a.kind == b.kind);
     items
+}
+
+/// The cursor's context at byte `offset` of `file`, in either syntax (in JSON, where a
+/// property name is due).
+pub fn context_in(scope: &Scope, file: &SourceFile, offset: usize) -> Context {
+    match file.syntax.syntax {
+        Syntax::Native => context_at(&file.text, &file.syntax, offset),
+        _ => json_keys::context_at(scope, &file.text, offset),
+    }
 }
 
 /// Snippet text with `$`, `}` and `\` escaped, for a literal part of a snippet.

@@ -10,6 +10,7 @@ use super::context::ValuePlace;
 use super::{Context, Item, ItemKind, Scope};
 use crate::merge::Mode;
 use crate::plan::ResourceMode;
+use crate::workspace::state_file;
 
 /// Sort group of a prior state's address: before the declared names.
 const STATE: u8 = 3;
@@ -76,13 +77,15 @@ fn past_object(path: &[String]) -> bool {
     }
 }
 
-/// The managed resources of the root module's prior state (`terraform.tfstate` in the
+/// The managed resources of the root module's prior state (the state file the plan's
+/// code lenses read: the `strata.plan.statePath` setting, else `terraform.tfstate` in the
 /// module's directory) that the configuration no longer declares: what a rename left.
 fn state_addresses(scope: &Scope) -> Vec<Item> {
     let Some(m) = scope.merged.as_deref() else {
         return Vec::new();
     };
-    let Ok(state) = scope.ws.prior_state(&scope.dir.join("terraform.tfstate")) else {
+    let path = state_file(&scope.dir, scope.options.state_path.as_deref());
+    let Ok(state) = scope.ws.prior_state(&path) else {
         return Vec::new();
     };
     state

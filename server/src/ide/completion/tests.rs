@@ -13,12 +13,20 @@ fn workspace(files: &[(&str, &str)]) -> (Workspace, PathBuf) {
     (ws, dir)
 }
 
+/// What a client that expands snippets takes.
+fn snippets() -> Options {
+    Options {
+        snippets: true,
+        ..Options::default()
+    }
+}
+
 /// The labels offered at the `|` in `files[0]`.
 fn labels(files: &[(&str, &str)]) -> Vec<String> {
     let (ws, dir) = workspace(files);
     let (name, text) = files[0];
     let offset = text.find('|').unwrap();
-    complete(&ws, &dir.join(name), offset, Options { snippets: true })
+    complete(&ws, &dir.join(name), offset, snippets())
         .into_iter()
         .map(|i| i.label)
         .collect()
@@ -137,7 +145,7 @@ fn every_offset_of_broken_and_unusual_texts_answers() {
         let (ws, dir) = workspace(&[("main.tf", text), ("x.tfvars", text)]);
         for name in ["main.tf", "x.tfvars"] {
             for offset in 0..=text.len() + 2 {
-                let items = complete(&ws, &dir.join(name), offset, Options { snippets: true });
+                let items = complete(&ws, &dir.join(name), offset, snippets());
                 for item in items {
                     assert!(item.range.start <= item.range.end && item.range.end <= text.len());
                     assert!(

@@ -1,9 +1,11 @@
 //! Completion in a variable definitions file (`.tfvars`): the input variables of the
 //! module in its directory, those without a default first and those already given left
-//! out; a boolean variable's values.
+//! out (in JSON, those written before the cursor too: the text does not parse while a
+//! key is typed); a boolean variable's values.
 
 use super::references::source_text;
-use super::{variables, Context, Item, ItemKind, Position, Scope};
+use super::{json_keys, variables, Context, Item, ItemKind, Position, Scope};
+use crate::syntax::Syntax;
 
 /// Sort group of values.
 const VALUES: u8 = 0;
@@ -15,7 +17,10 @@ pub fn complete(scope: &Scope, ctx: &Context) -> Vec<Item> {
     };
     match &ctx.position {
         Position::Body if ctx.blocks.is_empty() => {
-            let written = scope.written(&[]);
+            let mut written = scope.written(&[]);
+            if scope.file.syntax.syntax != Syntax::Native {
+                written.extend(json_keys::top_level_keys(&scope.file.text, scope.offset));
+            }
             m.variables
                 .values()
                 .filter(|v| !written.contains(&v.name))
