@@ -1,10 +1,13 @@
 //! The plan preview in the editor: the `strata.planPreview` command (the plan JSON plus
 //! its rendered text and, for editors' plan views, where each change is declared and
 //! what it does in words) and, when a module has a prior state, a code lens above each
-//! resource block with its planned action. Only the module of the document is planned.
+//! resource block with its planned action. Only the module of the document is planned,
+//! through the workspace's kept plans (`Workspace::planned`): the lenses, the inlay hints,
+//! the code actions and a preview with the default arguments share one plan per change.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ropey::Rope;
 use serde::Deserialize;
@@ -89,15 +92,13 @@ pub fn plan_preview(
         mode,
         replace: args.replace,
         inputs: VariableInputs {
-            files: Vec::new(),
             vars,
-            // What Terraform would read, run where the editor runs.
-            env: VariableInputs::from_environment(),
+            ..editor_options().inputs
         },
     };
     let state = state_path(&dir, args.state.as_deref().or(state_setting));
     let plan = ws
-        .plan_module(&dir, Some(&state), &options)
+        .planned(&dir, &state, &options)
         .map_err(|e| e.to_string())?;
     let positions = PlanPositions::new(ws, &dir);
     let range = |p: &Path, s: Span| positions.range(p, s);
@@ -161,15 +162,28 @@ pub fn code_lenses(
         .collect()
 }
 
+/// The options of a plan the editor asks for without arguments (the lenses, the inlay
+/// hints, the code actions, a preview with none): a normal plan reading the `TF_VAR_`
+/// variables, as Terraform run where the editor runs would.
+fn editor_options() -> PlanOptions {
+    PlanOptions {
+        inputs: VariableInputs {
+            env: VariableInputs::from_environment(),
+            ..VariableInputs::default()
+        },
+        ..PlanOptions::default()
+    }
+}
+
 /// The plan of the module of `path` against its prior state, when it has one and the
 /// plan has no errors (a plan with errors is no plan, as in Terraform).
-pub fn prior_plan(ws: &Workspace, path: &Path, state_setting: Option<&str>) -> Option<Plan> {
+pub fn prior_plan(ws: &Workspace, path: &Path, state_setting: Option<&str>) -> Option<Arc<Plan>> {
     let dir = path.parent()?;
     let state = state_path(dir, state_setting);
     if !state.is_file() {
         return None;
     }
-    ws.plan_module(dir, Some(&state), &PlanOptions::default())
+    ws.planned(dir, &state, &editor_options())
         .ok()
         .filter(|plan| plan.errors.is_empty())
 }
@@ -243,3 +257,7 @@ fn short(action: Action) -> &'static str {
         Action::DeleteThenCreate | Action::CreateThenDelete => "to replace",
     }
 }
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;
