@@ -1,9 +1,7 @@
 //! The recorder: only inside a recording, every kind of change told, nested recordings.
 
 use super::*;
-
-#[path = "../../tests/support/tempdir.rs"]
-mod tempdir;
+use crate::workspace::tests::tempdir;
 
 #[test]
 fn records_only_inside_and_tells_a_changed_file() {

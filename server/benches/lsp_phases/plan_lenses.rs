@@ -8,8 +8,7 @@
 //! Two modules, each copied into a scratch directory: `fixtures/plan/scenario` (a
 //! fixture of 18 resource blocks with a state of 20 resources) and the corpus's largest module, which has no
 //! state: it gets an empty one (every resource is planned for creation) and a
-//! `terraform.tfvars` giving its required variables a value (`BENCH_VARIABLES`), so that
-//! the plan has no errors and the lenses show. The edited file is the module's largest
+//! `terraform.tfvars` (`BENCH_VARIABLES`), so that the plan has no errors and the lenses show. The edited file is the module's largest
 //! file holding a resource block. With `STRATA_BENCH_PHASE=plan` only this phase runs.
 
 use std::path::{Path, PathBuf};
@@ -20,8 +19,17 @@ use serde_json::json;
 use super::support::{self, TempDir};
 use super::{index_once, report, timed, EDITS};
 
-/// Required variables of the corpus's modules, with a value for the bench.
-const BENCH_VARIABLES: &str = "resource_group_name = \"bench\"\n";
+/// Values for the largest module's (`Azure__terraform-azurerm-aks`) required variables,
+/// and for those whose default fails a validation or precondition in Terraform too (HCL's
+/// `||` evaluates both sides), so that it plans without errors.
+const BENCH_VARIABLES: &str = r#"resource_group_name = "bench"
+location = "bench"
+prefix = "bench"
+agents_pool_undrainable_node_behavior = "Cordon"
+net_profile_pod_cidrs = ["10.244.0.0/16"]
+net_profile_service_cidrs = ["10.0.0.0/16"]
+bootstrap_profile = {}
+"#;
 
 /// An empty prior state.
 const EMPTY_STATE: &str = r#"{"version": 4, "serial": 1, "lineage": "bench", "resources": []}"#;

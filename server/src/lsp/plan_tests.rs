@@ -10,10 +10,8 @@ use super::code_lenses;
 use crate::ide::inlay_hints::Kinds;
 use crate::lsp::{code_actions, inlay_hints};
 use crate::text::PositionEncoding;
+use crate::workspace::tests::tempdir;
 use crate::workspace::Workspace;
-
-#[path = "../../../tests/support/tempdir.rs"]
-mod tempdir;
 
 const MAIN: &str = r#"resource "terraform_data" "rep" {
   triggers_replace = "two"

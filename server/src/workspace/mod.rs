@@ -466,4 +466,4 @@ pub enum WorkspaceError {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
