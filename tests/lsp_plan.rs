@@ -86,6 +86,26 @@ fn code_lens_shows_each_resources_planned_action_and_follows_edits() {
 }
 
 #[test]
+fn code_lens_follows_a_state_rewritten_without_any_notification() {
+    let dir = TempDir::new("lsp-plan-lens-state");
+    let main = dir.write("main.tf", MAIN);
+    dir.write("terraform.tfstate", STATE);
+    let mut client = start(&dir);
+    let u = client.open(&main, MAIN, 1);
+    let replaced = (0, "will be replaced: triggers_replace changed".to_string());
+    assert_eq!(lens_titles(&mut client, &u)[0], replaced);
+    // Asked again on the unchanged module: the kept plan.
+    assert_eq!(lens_titles(&mut client, &u)[0], replaced);
+    // `terraform apply` wrote the state; this client watches no files. (The space keeps
+    // the new size apart from the old one, whatever the clock's resolution.)
+    dir.write("terraform.tfstate", &STATE.replace("\"one\"", "\"two\" "));
+    assert_eq!(
+        lens_titles(&mut client, &u)[0],
+        (0, "no changes".to_string())
+    );
+}
+
+#[test]
 fn plan_preview_returns_the_plan_and_its_text() {
     let dir = TempDir::new("lsp-plan-command");
     let main = dir.write("main.tf", MAIN);

@@ -29,6 +29,8 @@ use common::{median_p99, rss_bytes};
 
 #[path = "lsp_phases/completion.rs"]
 mod completion;
+#[path = "lsp_phases/plan_lenses.rs"]
+mod plan_lenses;
 
 const INDEX_RUNS: usize = 5;
 const EDITS: usize = 200;
@@ -87,6 +89,9 @@ fn main() {
         return;
     }
     let root = root.canonicalize().expect("corpus path");
+    if plan_lenses::run(&root) {
+        return;
+    }
 
     let mut index_times = Vec::new();
     for _ in 0..INDEX_RUNS - 1 {

@@ -13,6 +13,7 @@ pub mod merge;
 pub mod module;
 pub mod plan;
 pub mod providers;
+pub mod reads;
 pub mod schema;
 pub mod syntax;
 pub mod text;

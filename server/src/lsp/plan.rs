@@ -3,10 +3,13 @@
 //! it does in words and where the text shows it, and each error as `check` prints it)
 //! and, when a module has a prior state, a code lens above each resource block with its
 //! planned action, whose command (`strata.showPlannedChange`) shows that change. Only the
-//! module of the document is planned.
+//! module of the document is planned, through the workspace's kept plans
+//! (`Workspace::planned`): the lenses, the inlay hints, the code actions and a preview with
+//! the default arguments share one plan per change.
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use ropey::Rope;
 use serde::Deserialize;
@@ -99,15 +102,13 @@ pub fn plan_preview(
         mode,
         replace: args.replace,
         inputs: VariableInputs {
-            files: Vec::new(),
             vars,
-            // What Terraform would read, run where the editor runs.
-            env: VariableInputs::from_environment(),
+            ..editor_options().inputs
         },
     };
     let state = state_file(&dir, args.state.as_deref().or(state_setting));
     let plan = ws
-        .plan_module(&dir, Some(&state), &options)
+        .planned(&dir, &state, &options)
         .map_err(|e| e.to_string())?;
     let positions = PlanPositions::new(ws, &dir);
     let range = |p: &Path, s: Span| positions.range(p, s);
@@ -235,15 +236,28 @@ pub fn code_lenses(
         .collect()
 }
 
+/// The options of a plan the editor asks for without arguments (the lenses, the inlay
+/// hints, the code actions, a preview with none): a normal plan reading the `TF_VAR_`
+/// variables, as Terraform run where the editor runs would.
+fn editor_options() -> PlanOptions {
+    PlanOptions {
+        inputs: VariableInputs {
+            env: VariableInputs::from_environment(),
+            ..VariableInputs::default()
+        },
+        ..PlanOptions::default()
+    }
+}
+
 /// The plan of the module of `path` against its prior state, when it has one and the
 /// plan has no errors (a plan with errors is no plan, as in Terraform).
-pub fn prior_plan(ws: &Workspace, path: &Path, state_setting: Option<&str>) -> Option<Plan> {
+pub fn prior_plan(ws: &Workspace, path: &Path, state_setting: Option<&str>) -> Option<Arc<Plan>> {
     let dir = path.parent()?;
     let state = state_file(dir, state_setting);
     if !state.is_file() {
         return None;
     }
-    ws.plan_module(dir, Some(&state), &PlanOptions::default())
+    ws.planned(dir, &state, &editor_options())
         .ok()
         .filter(|plan| plan.errors.is_empty())
 }
@@ -317,3 +331,7 @@ fn short(action: Action) -> &'static str {
         Action::DeleteThenCreate | Action::CreateThenDelete => "to replace",
     }
 }
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;

@@ -61,7 +61,7 @@ pub enum PlanMode {
 }
 
 /// What the user asked for besides the configuration and the state.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlanOptions {
     /// The plan mode.
     pub mode: PlanMode,

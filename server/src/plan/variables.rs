@@ -19,7 +19,7 @@ use crate::text::read::{read_bounded, ReadError, MAX_FILE_BYTES};
 use crate::types::{apply_defaults, convert, parse_type_argument, Type};
 
 /// Values given on the command line (or by the editor).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct VariableInputs {
     /// `--var-file` paths, in order.
     pub files: Vec<PathBuf>,
@@ -164,8 +164,13 @@ fn given_values(
         .iter()
         .map(|n| dir.join(n))
         // Present in any form: a FIFO or a directory is an error when read, not skipped.
-        .filter(|p| p.symlink_metadata().is_ok())
+        .filter(|p| {
+            crate::reads::record(p);
+            p.symlink_metadata().is_ok()
+        })
         .collect();
+    // Listed: an `.auto.tfvars` file added or removed changes the directory.
+    crate::reads::record(dir);
     let mut auto: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()

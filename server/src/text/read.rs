@@ -92,6 +92,7 @@ fn open_regular(path: &Path) -> Result<(File, Metadata), ReadError> {
 
 /// The bytes of the regular file at `path`, at most `limit` of them.
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    crate::reads::record(path);
     let (file, meta) = open_regular(path)?;
     if meta.len() > limit {
         return Err(ReadError::TooLarge {
@@ -113,6 +114,8 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 
 /// The real path of `path`, symlinks resolved, when it lies inside `root`'s.
 pub fn confined(path: &Path, root: &Path) -> Result<PathBuf, ReadError> {
+    // A file that is not there yet is looked for, and its creation changes the result.
+    crate::reads::record(path);
     let real = path.canonicalize()?;
     let root = root.canonicalize()?;
     if real.starts_with(&root) {
@@ -125,6 +128,7 @@ pub fn confined(path: &Path, root: &Path) -> Result<PathBuf, ReadError> {
 /// The metadata of the regular file at `path`, following symlinks: `Ok(None)` when
 /// nothing is there, an error for anything but a regular file.
 pub fn regular_metadata(path: &Path) -> Result<Option<Metadata>, ReadError> {
+    crate::reads::record(path);
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => Ok(Some(meta)),
         Ok(meta) => Err(ReadError::NotRegular(kind(&meta))),

@@ -10,6 +10,7 @@ mod cycles;
 mod discover;
 mod disk;
 mod plan;
+mod plans;
 mod provider_schemas;
 mod roles;
 mod states;
@@ -51,6 +52,8 @@ pub struct Workspace {
     rebuild: Mutex<()>,
     /// The prior states read for plans, by file.
     states: states::StateCache,
+    /// The last plan of each module, while what it read is unchanged.
+    plans: plans::PlanCache,
     /// The provider schemas analyses use.
     provider_schemas: SchemaSlot,
     /// The local module calls of each module, for the roles (`roles.rs`).
@@ -234,6 +237,7 @@ impl Workspace {
             .collect();
         self.modules.remove(dir);
         self.merged.remove(dir);
+        self.plans.forget(dir);
         self.forget_calls(dir);
         self.generation.fetch_add(1, Ordering::Release);
         forgotten
@@ -462,4 +466,4 @@ pub enum WorkspaceError {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,17 +1,20 @@
 //! Planning a module of the workspace: the configuration checks first (a configuration
 //! with errors plans nothing, as `terraform plan` does), then the prior state, then the
 //! planner with local child modules found through the store. The CLI and the language
-//! server both plan through here.
+//! server both plan through here (the server through the kept plans of `plans.rs`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::plans::{Calls, PlanInputs};
 use super::{local_child_dir, Workspace};
 use crate::check::{check_module, Role, Severity};
 use crate::merge::MergedModule;
+use crate::module::Module;
 use crate::plan::{plan, snippet, Configuration, Plan, PlanDiagnostic, PlanOptions, StateError};
+use crate::reads::Reads;
 use crate::syntax::{parse, Span, Syntax};
 use crate::text::read::{read_bounded, MAX_FILE_BYTES};
 use crate::text::SourcePositions;
@@ -34,16 +37,54 @@ impl Workspace {
         state: Option<&Path>,
         options: &PlanOptions,
     ) -> Result<Plan, StateError> {
+        self.plan_recording(dir, state, options).0
+    }
+
+    /// Plans as [`Workspace::plan_module`] does, and tells which modules it read, at
+    /// which revisions (the files it read are recorded by `crate::reads`).
+    pub(super) fn plan_recording(
+        &self,
+        dir: &Path,
+        state: Option<&Path>,
+        options: &PlanOptions,
+    ) -> (Result<Plan, StateError>, PlanInputs) {
         let module = match self.module(dir) {
             Some(m) => m,
             None => self.index_dir(dir),
         };
-        let merged = self.merged_of(&module);
-        let children = |from: &Path, source: &str| self.child(from, source);
+        let calls = RefCell::new(Calls::new());
+        let plan = self.plan_snapshot(&module, state, options, &calls);
+        let inputs = PlanInputs {
+            root: Some((module.dir.clone(), module.revision)),
+            calls: calls.into_inner(),
+            reads: Reads::default(),
+        };
+        (plan, inputs)
+    }
+
+    /// Plans the module snapshot `module`, noting each local module call it looks up in
+    /// `calls`.
+    fn plan_snapshot(
+        &self,
+        module: &Module,
+        state: Option<&Path>,
+        options: &PlanOptions,
+        calls: &RefCell<Calls>,
+    ) -> Result<Plan, StateError> {
+        let dir = module.dir.as_path();
+        let merged = self.merged_of(module);
+        let children = |from: &Path, source: &str| {
+            let found = self.child(from, source);
+            calls
+                .borrow_mut()
+                .entry((from.to_path_buf(), source.to_string()))
+                .or_insert_with(|| found.as_ref().map(|(d, _, rev)| (d.clone(), *rev)));
+            found.map(|(d, m, _)| (d, m))
+        };
         let child_of_dir = |source: &str| children(dir, source).map(|(_, m)| m);
         let schemas = self.provider_schemas_for(dir);
         let errors: Vec<PlanDiagnostic> =
-            check_module(&module, &merged, &child_of_dir, &*schemas, Role::Root)
+            check_module(module, &merged, &child_of_dir, &*schemas, Role::Root)
                 .into_iter()
                 .chain(crate::check::plan_time_errors(&merged, &*schemas))
                 .filter(|d| d.severity == Severity::Error)
@@ -64,6 +105,8 @@ impl Workspace {
             });
         }
         let state_path = state.map_or_else(|| dir.join("terraform.tfstate"), Path::to_path_buf);
+        // Read through a cache that may not read the file: recorded here.
+        crate::reads::record(&state_path);
         let state = self.states.get(&state_path)?;
         let schemas = self.provider_schemas_for(dir);
         let config = Configuration {
@@ -81,14 +124,15 @@ impl Workspace {
         self.states.get(path)
     }
 
-    /// The local module a `source` names from `dir`, indexed on first use.
-    fn child(&self, dir: &Path, source: &str) -> Option<(PathBuf, Arc<MergedModule>)> {
+    /// The local module a `source` names from `dir`, indexed on first use, with the
+    /// revision it was merged from.
+    fn child(&self, dir: &Path, source: &str) -> Option<(PathBuf, Arc<MergedModule>, u64)> {
         let child = local_child_dir(dir, source)?;
         let module = match self.module(&child) {
             Some(m) => m,
             None => self.index_dir(&child),
         };
-        Some((child, self.merged_of(&module)))
+        Some((child, self.merged_of(&module), module.revision))
     }
 }
 

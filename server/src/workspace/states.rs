@@ -4,11 +4,11 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use dashmap::DashMap;
 
 use crate::plan::{read_state, State, StateError};
+use crate::reads::Stamp;
 
 /// The states read so far, by path.
 #[derive(Debug, Default)]
@@ -22,22 +22,12 @@ struct Entry {
     state: Result<Arc<State>, StateError>,
 }
 
-/// What tells a changed file: its modification time and size.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp {
-    modified: Option<SystemTime>,
-    len: u64,
-}
-
 impl StateCache {
     /// The state at `path` (an empty state when there is no file), or why it cannot be
     /// read; read again only when the file changed.
     pub(super) fn get(&self, path: &Path) -> Result<Arc<State>, StateError> {
         let stamp = match std::fs::metadata(path) {
-            Ok(meta) => Stamp {
-                modified: meta.modified().ok(),
-                len: meta.len(),
-            },
+            Ok(meta) => Stamp::of(&meta),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 self.entries.remove(path);
                 return Ok(Arc::default());

@@ -2,7 +2,7 @@ use super::*;
 use crate::text::Position;
 
 #[path = "../../../tests/support/tempdir.rs"]
-pub(super) mod tempdir;
+pub(crate) mod tempdir;
 
 fn temp_module(files: &[(&str, &str)]) -> tempdir::TempDir {
     let dir = tempdir::TempDir::new("ws");

@@ -174,6 +174,7 @@ impl Walk {
         let plain = rest.iter().take_while(|c| !is_pattern(c)).count();
         for (i, name) in rest[..plain].iter().enumerate() {
             if i + 1 == rest.len() {
+                crate::reads::record(&place.real.join(name));
                 if std::fs::symlink_metadata(place.real.join(name)).is_err() {
                     return Ok(None);
                 }
@@ -246,6 +247,7 @@ impl Walk {
     /// [`MAX_LINKS`] symlinks on the way). Leading outside the module stops the walk.
     fn enter(&self, from: &Place, name: &OsStr) -> Result<std::io::Result<Place>, Stop> {
         let path = from.real.join(name);
+        crate::reads::record(&path);
         let meta = match std::fs::symlink_metadata(&path) {
             Ok(meta) => meta,
             Err(e) => return Ok(Err(e)),
@@ -278,6 +280,8 @@ impl Walk {
     /// The entries of the directory `dir` (a real path); `None` when it is not a
     /// directory or cannot be read, as doublestar skips it.
     fn list(&mut self, dir: &Path) -> Result<Option<Vec<Entry>>, Stop> {
+        // An entry added, removed or renamed changes the directory's stamp.
+        crate::reads::record(dir);
         let Ok(read) = std::fs::read_dir(dir) else {
             return Ok(None);
         };
