@@ -11,6 +11,7 @@
 //! edit of their module; a request of the server's own to the client is given up when
 //! the session ends, so `exit` or the end of input always ends the process.
 
+mod background;
 mod capabilities;
 mod code_actions;
 mod completion;
@@ -26,6 +27,7 @@ mod isolation;
 mod links;
 mod navigation;
 mod plan;
+mod publisher;
 mod references;
 mod refresh;
 mod running;
@@ -90,7 +92,7 @@ pub struct Server {
     client: Client,
     workspace: Arc<Workspace>,
     state: Arc<State>,
-    publisher: diagnostics::Publisher,
+    publisher: publisher::Publisher,
     /// Cancelled when the input ends or after `exit`.
     session: CancellationToken,
     /// Long analyses, run off the async threads.
@@ -118,7 +120,7 @@ impl Server {
         let workspace = Arc::new(Workspace::new());
         let state = Arc::new(State::default());
         let publisher =
-            diagnostics::Publisher::start(client.clone(), workspace.clone(), state.clone());
+            publisher::Publisher::start(client.clone(), workspace.clone(), state.clone());
         Self {
             client,
             workspace,
@@ -154,11 +156,20 @@ impl Server {
         semantic_tokens::stand_in(self.prepared.stand_in(json))
     }
 
-    /// Queues the diagnostics of the module for publishing (stale snapshots are skipped)
-    /// and tells running requests that the workspace changed.
+    /// Queues the diagnostics of a module whose document the client opened, changed,
+    /// saved or closed for publishing, ahead of background work (stale snapshots are
+    /// skipped), and tells running requests that the workspace changed.
     fn publish(&self, module: Arc<crate::module::Module>) {
         let _ = self.edits.send(module.dir.clone()); // Err: no request is listening.
         self.publisher.publish(module);
+    }
+
+    /// Queues the diagnostics of a module that changed without an edit of the client's
+    /// (on disk, by the settings) behind the edits, and tells running requests that the
+    /// workspace changed.
+    fn publish_later(&self, module: Arc<crate::module::Module>) {
+        let _ = self.edits.send(module.dir.clone());
+        self.publisher.publish_later(module);
     }
 
     /// Answers a formatting request; a document that does not parse gets no edits and a
