@@ -106,6 +106,8 @@ pub struct Server {
     tokens: semantic_tokens::Results,
     /// Every file's declarations, kept for workspace symbol queries.
     symbols: crate::ide::workspace_symbols::Index,
+    /// Long completion lists, prepared and serialised once.
+    completions: completion::Lists,
     /// The last outline of each document.
     outlines: structure::Outlines,
     /// Answers serialised ahead of time, which the transport puts in their stand-ins'
@@ -132,6 +134,7 @@ impl Server {
             schemas: Arc::default(),
             tokens: Default::default(),
             symbols: Default::default(),
+            completions: Default::default(),
             outlines: Default::default(),
             prepared,
             refresher: Default::default(),
@@ -317,7 +320,14 @@ impl LanguageServer for Server {
             snippets: self.state.snippets(),
         };
         let json = contain(format!("completion in {}", path.display()), || {
-            completion::completion(&self.workspace, &path, at.position, encoding, options)
+            completion::completion(
+                &self.completions,
+                &self.workspace,
+                &path,
+                at.position,
+                encoding,
+                options,
+            )
         })?;
         Ok(json.map(|json| completion::stand_in(self.prepared.stand_in(json))))
     }
