@@ -121,9 +121,12 @@ impl Lists {
     }
 }
 
+/// One item as JSON: what comes before the range of its text edit, and after it.
+type Piece = (Box<[u8]>, Box<[u8]>);
+
 /// Each item of a list as JSON, split where the range of its text edit goes.
 #[derive(Debug)]
-struct Pieces(Vec<(Box<[u8]>, Box<[u8]>)>);
+struct Pieces(Vec<Piece>);
 
 impl Pieces {
     /// The items serialised with a stand-in range, split around it: the stand-in is an
@@ -145,7 +148,7 @@ impl Pieces {
     /// The answer holding the items at `matching`, each replacing `range`.
     fn answer(&self, matching: &[u32], range: lsp::Range) -> Option<Arc<[u8]>> {
         let range = serde_json::to_vec(&range).ok()?;
-        let chosen: Vec<&(Box<[u8]>, Box<[u8]>)> = matching
+        let chosen: Vec<&Piece> = matching
             .iter()
             .filter_map(|&i| self.0.get(i as usize))
             .collect();
