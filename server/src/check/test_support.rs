@@ -52,3 +52,16 @@ pub(super) fn merged_files(
         schemas,
     )
 }
+
+/// The provider schemas of a `terraform providers schema -json` document, by address.
+pub(crate) fn loaded_schemas(json: &str) -> crate::schema::LoadedProviderSchemas {
+    use crate::schema::{LoadedProviderSchemas, ProviderAddress, SchemaOrigin};
+    let mut loaded = LoadedProviderSchemas::default();
+    for (address, schema) in crate::providers::read_schema_file(json).expect("schema") {
+        let address = ProviderAddress::parse(&address, Dialect::Terraform).expect("address");
+        loaded
+            .schemas
+            .insert(address, (schema, SchemaOrigin::default()));
+    }
+    loaded
+}

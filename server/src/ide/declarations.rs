@@ -20,8 +20,6 @@ pub struct Declared {
     pub kind: SymbolKind,
     /// The name as written (the labels, or a local's name).
     pub span: Span,
-    /// The characters of the name, as a quick test that a query can match it at all.
-    pub chars: CharSet,
     /// The line of the span's start and where that line starts, and the same for its end:
     /// positions in any encoding follow from the text of those lines alone.
     lines: [(u32, u32); 2],
@@ -39,6 +37,9 @@ pub struct FileDeclarations {
     pub module: Arc<str>,
     /// In source order.
     pub declared: Vec<Declared>,
+    /// The characters of each declaration's name, in the same order: a query's quick
+    /// test that it can match a name at all reads this list alone.
+    pub chars: Vec<CharSet>,
 }
 
 impl FileDeclarations {
@@ -47,15 +48,16 @@ impl FileDeclarations {
     /// resource, provider configuration and check.
     pub fn read(file: &SourceFile, module: Arc<str>) -> Self {
         let mut declared = Vec::new();
+        let mut chars = Vec::new();
         let mut name = String::new();
         let mut add = |name: &str, kind: SymbolKind, span: Span| {
             declared.push(Declared {
                 name: name.into(),
                 kind,
                 span,
-                chars: CharSet::of(name),
                 lines: [(0, 0); 2],
             });
+            chars.push(CharSet::of(name));
         };
         for block in &file.syntax.body.blocks {
             match name_block(block, &mut name) {
@@ -85,6 +87,7 @@ impl FileDeclarations {
             text: file.text.clone(),
             module,
             declared,
+            chars,
         }
     }
 
@@ -133,6 +136,12 @@ impl CharSet {
     /// Whether a name with these characters holds every one of `required`.
     pub fn holds(self, required: CharSet) -> bool {
         self.0 & required.0 == required.0
+    }
+
+    /// Whether these are the characters of a name with a character beyond ASCII.
+    pub fn beyond_ascii(self) -> bool {
+        // ASCII characters have the low 40 bits; a name beyond ASCII has every bit.
+        self.0 >> 40 != 0
     }
 
     fn bit(c: char) -> Option<u64> {
@@ -188,5 +197,8 @@ mod tests {
         // Beyond ASCII: the name may match anything, the query asks nothing.
         assert!(CharSet::of("é").holds(CharSet::required("xyz".chars())));
         assert!(name.holds(CharSet::required("é".chars())));
+        assert!(!name.beyond_ascii());
+        assert!(!CharSet::of("~!@#$%^&*()_+`-=[]{}|;:,./<>?'\" \t\\").beyond_ascii());
+        assert!(CharSet::of("aé").beyond_ascii());
     }
 }

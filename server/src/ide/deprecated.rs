@@ -191,7 +191,7 @@ impl Deprecated<'_> {
 mod tests {
     use super::*;
     use crate::check::test_support::merged;
-    use crate::schema::{LoadedProviderSchemas, ProviderAddress, SchemaOrigin};
+    use crate::schema::LoadedProviderSchemas;
 
     /// A provider `example/thing` whose schema deprecates an argument, a nested block
     /// type and an argument of it, and a function.
@@ -214,14 +214,7 @@ mod tests {
               "new_fn": {"parameters": [], "return_type": "string"}
             }
           }}}"#;
-        let mut loaded = LoadedProviderSchemas::default();
-        for (address, schema) in crate::providers::read_schema_file(schema).expect("schema") {
-            let address = ProviderAddress::parse(&address, Dialect::Terraform).expect("address");
-            loaded
-                .schemas
-                .insert(address, (schema, SchemaOrigin::default()));
-        }
-        loaded
+        crate::check::test_support::loaded_schemas(schema)
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! against the query and ranked as editors rank names (nucleo's matcher).
 //!
 //! Each file's declarations are read once per version of the file and kept in an
-//! [`Index`] between queries; a query walks that flat list, skips every name that lacks
-//! a character the query needs before asking the matcher, and keeps only the best
-//! `limit` matches.
+//! [`Index`] between queries; a query walks each file's list of the characters its names
+//! hold (one word per name, so that a workspace of 30,000 files is a few megabytes to
+//! read), skips every name that lacks a character the query needs before asking the
+//! matcher, and keeps only the best `limit` matches, ranked without comparing paths.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -97,9 +98,11 @@ fn read_all(
     files
 }
 
-/// A declaration that matched: which file, which of its declarations, how well.
+/// A declaration that matched: how well, its name's length, which file, which of its
+/// declarations.
 struct Hit {
     score: u32,
+    length: u32,
     file: u32,
     declared: u32,
 }
@@ -126,14 +129,22 @@ pub fn workspace_symbols(
     let mut chars = Vec::new();
     let mut hits = Vec::new();
     'files: for (f, file) in files.iter().enumerate() {
-        for (d, declared) in file.declared.iter().enumerate() {
-            if !declared.chars.holds(required) {
+        for (d, &held) in file.chars.iter().enumerate() {
+            if !held.holds(required) {
                 continue;
             }
-            let haystack = Utf32Str::new(&declared.name, &mut chars);
+            let Some(declared) = file.declared.get(d) else {
+                continue;
+            };
+            // Known ASCII: the matcher need not look at the name again to tell.
+            let haystack = match held.beyond_ascii() {
+                false => Utf32Str::Ascii(declared.name.as_bytes()),
+                true => Utf32Str::new(&declared.name, &mut chars),
+            };
             if let Some(score) = pattern.score(haystack, &mut matcher) {
                 hits.push(Hit {
                     score,
+                    length: declared.name.len() as u32,
                     file: f as u32,
                     declared: d as u32,
                 });
@@ -144,7 +155,7 @@ pub fn workspace_symbols(
             }
         }
     }
-    best(&mut hits, limit, &files);
+    best(&mut hits, limit);
     hits.iter()
         .map(|hit| {
             let file = &files[hit.file as usize];
@@ -163,13 +174,11 @@ pub fn workspace_symbols(
 }
 
 /// Keeps the best `limit` hits, best first: by score, then shorter names (closer
-/// matches), then by place.
-fn best(hits: &mut Vec<Hit>, limit: usize, files: &[Arc<FileDeclarations>]) {
-    let key = |h: &Hit| {
-        let file = &files[h.file as usize];
-        let declared = &file.declared[h.declared as usize];
-        (declared.name.len(), &file.path, declared.span.start)
-    };
+/// matches), then by place (the workspace's order of files: modules by directory, each
+/// module's files in load order; then in the file). A query such as `module.` ties
+/// thousands of names: the key is numbers alone.
+fn best(hits: &mut Vec<Hit>, limit: usize) {
+    let key = |h: &Hit| (h.length, h.file, h.declared);
     let order =
         |a: &Hit, b: &Hit| -> Ordering { b.score.cmp(&a.score).then_with(|| key(a).cmp(&key(b))) };
     if hits.len() > limit && limit > 0 {
@@ -177,4 +186,56 @@ fn best(hits: &mut Vec<Hit>, limit: usize, files: &[Arc<FileDeclarations>]) {
     }
     hits.truncate(limit);
     hits.sort_by(order);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workspace(files: &[(&str, &str)]) -> Workspace {
+        let ws = Workspace::new();
+        for (path, text) in files {
+            ws.open_document(std::path::Path::new(path), text, 1);
+        }
+        ws
+    }
+
+    fn names(found: &[Declaration]) -> Vec<&str> {
+        found.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    #[test]
+    fn best_matches_first_then_shorter_names_then_by_place() {
+        let ws = workspace(&[
+            (
+                "/nonexistent-strata-symbols/b/main.tf",
+                "variable \"vpc_id\" {}\nresource \"aws_vpc\" \"b\" {}\n",
+            ),
+            (
+                "/nonexistent-strata-symbols/a/main.tf",
+                "resource \"aws_vpc\" \"a\" {}\nlocals {\n  vpcé = 1\n}\n",
+            ),
+            (
+                "/nonexistent-strata-symbols/a/z.tf",
+                "resource \"aws_vpc\" \"z\" {}\n",
+            ),
+        ]);
+        let index = Index::default();
+        let found = workspace_symbols(&index, &ws, "vpc", 10, PositionEncoding::Utf16);
+        let found = names(&found);
+        // Equal scores: the shorter name, then modules by directory and files in order.
+        let tied = ["aws_vpc.a", "aws_vpc.z", "aws_vpc.b"];
+        let at = |n: &str| found.iter().position(|f| *f == n).expect(n);
+        assert!(
+            at(tied[0]) < at(tied[1]) && at(tied[1]) < at(tied[2]),
+            "{found:?}"
+        );
+        assert!(found.contains(&"local.vpcé") && found.contains(&"var.vpc_id"));
+        let best = workspace_symbols(&index, &ws, "vpc", 2, PositionEncoding::Utf16);
+        assert_eq!(best.len(), 2);
+        assert_eq!(names(&best), found[..2]);
+        let found = workspace_symbols(&index, &ws, "cé", 10, PositionEncoding::Utf16);
+        assert_eq!(names(&found), ["local.vpcé"]);
+        assert!(workspace_symbols(&index, &ws, "vpcx", 10, PositionEncoding::Utf16).is_empty());
+    }
 }

@@ -1,20 +1,13 @@
-//! Publishing a module's diagnostics: every file of the module, each tagged with the
-//! version of the text it was computed from.
-//!
-//! All publishing goes through one task (`Publisher`), in the order the requests were
-//! made, so an older snapshot can never be sent after a newer one; handlers only queue a
-//! snapshot and never wait for the client. A snapshot that is no longer the module's
-//! current one when its turn comes, or once computed, is skipped: a newer edit
-//! superseded it; a check still running when a newer snapshot of its module is queued is
-//! cancelled (`crate::cancel`), so that the newer one does not wait for it. The check runs
-//! contained: if it panics, the module gets one diagnostic saying so, and every other
-//! module goes on as before.
+//! A module's diagnostics as the editor gets them: the check of one module snapshot (in
+//! the role `strata check` gives it, with its open variable definitions files), then one
+//! notification per file of the module, each tagged with the version of the text it was
+//! computed from. The check runs contained: if it panics, the module gets one diagnostic
+//! saying so, and every other module goes on as before. When, and in which order,
+//! snapshots are checked and sent is the publisher's (`publisher.rs`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-
-use tokio::sync::mpsc;
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
 use tower_lsp_server::Client;
@@ -30,47 +23,41 @@ use crate::text::lines::LineIndex;
 use crate::workspace::{CallCycles, ModuleRoles, Workspace};
 
 /// Whether `module` is still the current snapshot of its directory.
-fn is_current(ws: &Workspace, module: &Module) -> bool {
+pub(super) fn is_current(ws: &Workspace, module: &Module) -> bool {
     ws.module(&module.dir)
         .is_some_and(|c| c.revision == module.revision)
 }
 
-/// Publishes diagnostics for every file of `module`, unless the module was rebuilt (or
-/// forgotten) since: the newer rebuild publishes its own. A file whose problems are gone
-/// is published empty so that they disappear.
-async fn publish_module(
+/// What checking one module snapshot found, and the roles of the workspace's modules it
+/// was checked with.
+pub(super) struct Checked {
+    pub diagnostics: Vec<Diagnostic>,
+    pub roles: Arc<ModuleRoles>,
+}
+
+/// Checks `module` as the editor shows it (off the async threads: this is long work):
+/// in the role `strata check` gives it (a module another one calls is its child), with
+/// the problems of a root module's open variable definitions files; `cancel` stops it.
+pub(super) fn check_snapshot(ws: &Workspace, module: &Module, cancel: &Cancel) -> Checked {
+    let roles = ws.module_roles();
+    let mut diagnostics = cancel.run(|| check(ws, module, &roles));
+    if roles.paths_of(&module.dir).is_none() {
+        diagnostics.extend(tfvars(ws, module));
+    }
+    Checked { diagnostics, roles }
+}
+
+/// Publishes the diagnostics `all` found in `module` for every file of the module; the
+/// caller made sure that `module` is still current. A file whose problems are gone is
+/// published empty so that they disappear.
+pub(super) async fn send(
     client: &Client,
-    ws: &Arc<Workspace>,
+    ws: &Workspace,
     state: &State,
-    running: &Running,
-    module: &Arc<Module>,
-) -> Option<ModuleRoles> {
-    if !is_current(ws, module) {
-        return None;
-    }
+    module: &Module,
+    all: Vec<Diagnostic>,
+) {
     let encoding = state.encoding();
-    // Off the async threads, which keep reading and answering meanwhile.
-    let cancel = running.start(&module.dir);
-    let checked = {
-        let (ws, module, cancel) = (ws.clone(), module.clone(), cancel.clone());
-        tokio::task::spawn_blocking(move || {
-            // The role `strata check` gives it: a module another one calls is its child.
-            let roles = ModuleRoles::of(&ws, &ws.modules());
-            let mut all = cancel.run(|| check(&ws, &module, &roles));
-            if roles.paths_of(&module.dir).is_none() {
-                all.extend(tfvars(&ws, &module));
-            }
-            (all, roles)
-        })
-        .await
-    };
-    running.end();
-    let Ok((all, roles)) = checked else {
-        return None; // The runtime is shutting down.
-    };
-    if cancel.is_cancelled() || !is_current(ws, module) {
-        return None; // Partial or stale: the newer snapshot queued after it publishes.
-    }
     let all: Vec<Diagnostic> = all.into_iter().filter_map(|d| placed(d, module)).collect();
     let mut by_file: HashMap<&std::path::Path, Vec<&Diagnostic>> = HashMap::new();
     let tfvars_files = open_tfvars(ws, &module.dir);
@@ -102,40 +89,6 @@ async fn publish_module(
         client
             .publish_diagnostics(uri, diagnostics, source.version)
             .await;
-    }
-    Some(roles)
-}
-
-/// The role each module's published diagnostics were checked in (its module paths when
-/// called), so that a module whose role an edit elsewhere changed (a call added, renamed
-/// or removed) is checked again.
-#[derive(Debug, Default)]
-struct PublishedRoles(HashMap<PathBuf, Option<Vec<String>>>);
-
-impl PublishedRoles {
-    /// Records the role `module` was just published in, and returns the modules published
-    /// in another role than `roles` now gives them.
-    fn changed(
-        &mut self,
-        ws: &Workspace,
-        module: &Module,
-        roles: &ModuleRoles,
-    ) -> Vec<Arc<Module>> {
-        let paths_of = |dir: &std::path::Path| roles.paths_of(dir).map(<[String]>::to_vec);
-        self.0.insert(module.dir.clone(), paths_of(&module.dir));
-        let mut stale = Vec::new();
-        self.0.retain(|dir, published| match ws.module(dir) {
-            None => false, // forgotten
-            Some(m) => {
-                let now = paths_of(dir);
-                if *published != now {
-                    *published = now;
-                    stale.push(m);
-                }
-                true
-            }
-        });
-        stale
     }
 }
 
@@ -273,7 +226,7 @@ fn failure(module: &Module, panicked: Panicked) -> Vec<Diagnostic> {
 
 /// Clears the diagnostics of files that no longer belong to any module (closed and gone
 /// from disk, or in a directory Strata stopped reading).
-async fn clear(client: &Client, state: &State, paths: &[PathBuf]) {
+pub(super) async fn clear(client: &Client, state: &State, paths: &[PathBuf]) {
     for path in paths {
         if !state.set_has_diagnostics(path, false) {
             continue;
@@ -281,110 +234,6 @@ async fn clear(client: &Client, state: &State, paths: &[PathBuf]) {
         if let Some(uri) = convert::uri_of(path) {
             client.publish_diagnostics(uri, Vec::new(), None).await;
         }
-    }
-}
-
-/// What the publishing task does next.
-enum Job {
-    /// Publish a module snapshot.
-    Module(Arc<Module>),
-    /// Clear the diagnostics of these files.
-    Clear(Vec<PathBuf>),
-}
-
-/// The module whose check is running, and its cancellation flag.
-#[derive(Debug, Default)]
-struct Running(Mutex<Option<(PathBuf, Cancel)>>);
-
-impl Running {
-    /// Records that the check of `dir` starts; returns its flag.
-    fn start(&self, dir: &Path) -> Cancel {
-        let cancel = Cancel::new();
-        *self.lock() = Some((dir.to_path_buf(), cancel.clone()));
-        cancel
-    }
-
-    /// Records that the check ended.
-    fn end(&self) {
-        *self.lock() = None;
-    }
-
-    /// Cancels the running check if it is one of `dir`: a newer snapshot of that module
-    /// is being queued.
-    fn supersede(&self, dir: &Path) {
-        if let Some((running, cancel)) = self.lock().as_ref() {
-            if running == dir {
-                cancel.cancel();
-            }
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(PathBuf, Cancel)>> {
-        // Nothing can panic while it is held; a poisoned lock still holds a sound value.
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
-/// The one task that publishes diagnostics, fed by a queue of module snapshots.
-#[derive(Debug, Clone)]
-pub struct Publisher {
-    queue: mpsc::UnboundedSender<Job>,
-    running: Arc<Running>,
-}
-
-impl std::fmt::Debug for Job {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Job::Module(m) => write!(f, "publish {}", m.dir.display()),
-            Job::Clear(paths) => write!(f, "clear {} files", paths.len()),
-        }
-    }
-}
-
-impl Publisher {
-    /// Starts the task; it ends when every `Publisher` clone is dropped.
-    pub fn start(client: Client, ws: Arc<Workspace>, state: Arc<State>) -> Self {
-        let (queue, mut jobs) = mpsc::unbounded_channel::<Job>();
-        let running = Arc::new(Running::default());
-        let task_running = running.clone();
-        // Weak: the task still ends when the last `Publisher` is dropped.
-        let requeue = queue.downgrade();
-        tokio::spawn(async move {
-            let mut published = PublishedRoles::default();
-            while let Some(job) = jobs.recv().await {
-                match job {
-                    Job::Module(module) => {
-                        let checked =
-                            publish_module(&client, &ws, &state, &task_running, &module).await;
-                        let Some(roles) = checked else {
-                            continue;
-                        };
-                        let stale = published.changed(&ws, &module, &roles);
-                        if let Some(requeue) = requeue.upgrade() {
-                            for m in stale {
-                                let _ = requeue.send(Job::Module(m));
-                            }
-                        }
-                    }
-                    Job::Clear(paths) => clear(&client, &state, &paths).await,
-                }
-            }
-        });
-        Self { queue, running }
-    }
-
-    /// Queues the diagnostics of this module snapshot for publishing; a check of the same
-    /// module still running stops.
-    pub fn publish(&self, module: Arc<Module>) {
-        self.running.supersede(&module.dir);
-        let _ = self.queue.send(Job::Module(module));
-    }
-
-    /// Queues clearing the diagnostics of `paths`, after what is queued already.
-    pub fn clear(&self, paths: Vec<PathBuf>) {
-        let _ = self.queue.send(Job::Clear(paths));
     }
 }
 

@@ -150,7 +150,7 @@ impl Server {
         touched.dedup_by(|a, b| a.dir == b.dir);
         for module in touched {
             if let Some(current) = self.workspace.module(&module.dir) {
-                self.publish(current);
+                self.publish_later(current);
             }
         }
     }
@@ -168,7 +168,7 @@ impl Server {
         });
         if applied.is_ok() {
             for module in self.workspace.modules() {
-                self.publish(module);
+                self.publish_later(module);
             }
         }
         // The state path, the dialect and the version change plans and lenses.

@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::ProgressToken;
 use tower_lsp_server::Client;
 use tracing::{info, warn};
 
-use super::diagnostics::Publisher;
+use super::publisher::Publisher;
 use super::state::State;
 use crate::workspace::{discover_modules, Workspace};
 
@@ -97,7 +97,7 @@ impl Indexer {
             }
         }
         for module in self.workspace.modules() {
-            self.publisher.publish(module);
+            self.publisher.publish_later(module);
         }
         if let Some(p) = progress {
             p.finish_with_message(format!("{} modules", dirs.len()))

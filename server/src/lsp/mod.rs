@@ -11,6 +11,7 @@
 //! edit of their module; a request of the server's own to the client is given up when
 //! the session ends, so `exit` or the end of input always ends the process.
 
+mod background;
 mod capabilities;
 mod code_actions;
 mod completion;
@@ -26,6 +27,7 @@ mod isolation;
 mod links;
 mod navigation;
 mod plan;
+mod publisher;
 mod references;
 mod refresh;
 mod running;
@@ -90,7 +92,7 @@ pub struct Server {
     client: Client,
     workspace: Arc<Workspace>,
     state: Arc<State>,
-    publisher: diagnostics::Publisher,
+    publisher: publisher::Publisher,
     /// Cancelled when the input ends or after `exit`.
     session: CancellationToken,
     /// Long analyses, run off the async threads.
@@ -104,6 +106,8 @@ pub struct Server {
     tokens: semantic_tokens::Results,
     /// Every file's declarations, kept for workspace symbol queries.
     symbols: crate::ide::workspace_symbols::Index,
+    /// Long completion lists, prepared and serialised once.
+    completions: completion::Lists,
     /// The last outline of each document.
     outlines: structure::Outlines,
     /// Answers serialised ahead of time, which the transport puts in their stand-ins'
@@ -118,7 +122,7 @@ impl Server {
         let workspace = Arc::new(Workspace::new());
         let state = Arc::new(State::default());
         let publisher =
-            diagnostics::Publisher::start(client.clone(), workspace.clone(), state.clone());
+            publisher::Publisher::start(client.clone(), workspace.clone(), state.clone());
         Self {
             client,
             workspace,
@@ -130,6 +134,7 @@ impl Server {
             schemas: Arc::default(),
             tokens: Default::default(),
             symbols: Default::default(),
+            completions: Default::default(),
             outlines: Default::default(),
             prepared,
             refresher: Default::default(),
@@ -154,11 +159,20 @@ impl Server {
         semantic_tokens::stand_in(self.prepared.stand_in(json))
     }
 
-    /// Queues the diagnostics of the module for publishing (stale snapshots are skipped)
-    /// and tells running requests that the workspace changed.
+    /// Queues the diagnostics of a module whose document the client opened, changed,
+    /// saved or closed for publishing, ahead of background work (stale snapshots are
+    /// skipped), and tells running requests that the workspace changed.
     fn publish(&self, module: Arc<crate::module::Module>) {
         let _ = self.edits.send(module.dir.clone()); // Err: no request is listening.
         self.publisher.publish(module);
+    }
+
+    /// Queues the diagnostics of a module that changed without an edit of the client's
+    /// (on disk, by the settings) behind the edits, and tells running requests that the
+    /// workspace changed.
+    fn publish_later(&self, module: Arc<crate::module::Module>) {
+        let _ = self.edits.send(module.dir.clone());
+        self.publisher.publish_later(module);
     }
 
     /// Answers a formatting request; a document that does not parse gets no edits and a
@@ -307,7 +321,14 @@ impl LanguageServer for Server {
             state_path: self.state.state_path(),
         };
         let json = contain(format!("completion in {}", path.display()), || {
-            completion::completion(&self.workspace, &path, at.position, encoding, options)
+            completion::completion(
+                &self.completions,
+                &self.workspace,
+                &path,
+                at.position,
+                encoding,
+                options,
+            )
         })?;
         Ok(json.map(|json| completion::stand_in(self.prepared.stand_in(json))))
     }

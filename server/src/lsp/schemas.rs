@@ -24,7 +24,7 @@ use tower_lsp_server::ls_types::MessageType;
 use tower_lsp_server::Client;
 use tracing::{info, warn};
 
-use super::diagnostics::Publisher;
+use super::publisher::Publisher;
 use crate::providers::{
     data_dir, Cache, Environment, ProcessEnvironment, ProviderStatus, SchemaStore, StoreOptions,
 };
@@ -327,7 +327,7 @@ impl ProviderSchemas {
         self.loading.store(false, Ordering::SeqCst);
         if changed {
             for module in workspace.modules() {
-                publisher.publish(module);
+                publisher.publish_later(module);
             }
         }
         let summary = summary(&store);

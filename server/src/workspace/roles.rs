@@ -3,10 +3,14 @@
 //! child, under the module paths (`module.a.module.b`) by which the root modules reach
 //! it; any other module as a root module. `strata check` and the editor decide it here,
 //! so both report a child module in the same words.
+//!
+//! The editor asks for the roles once per module it checks: they are kept, and decided
+//! again only once a module's local calls changed or a module came or went
+//! (`Workspace::module_roles`), since deciding them reads every module of the workspace.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use dashmap::DashMap;
 
@@ -19,9 +23,22 @@ type Calls = Arc<Vec<(String, PathBuf)>>;
 
 /// The local calls of each module, kept per module revision so that deciding the roles
 /// after an edit reads only the edited module's calls again (a call's directory is
-/// looked for on disk when its caller changes).
+/// looked for on disk when its caller changes), and the roles last decided from them.
 #[derive(Debug, Default)]
-pub(super) struct CallsCache(DashMap<PathBuf, (u64, Calls)>);
+pub(super) struct CallsCache {
+    by_module: DashMap<PathBuf, (u64, Calls)>,
+    roles: Mutex<Option<KeptRoles>>,
+}
+
+/// The roles of the workspace's modules and the calls they were decided from.
+#[derive(Debug)]
+struct KeptRoles {
+    /// The workspace generation they were last found up to date at.
+    generation: u64,
+    /// Each module's local calls.
+    calls: HashMap<PathBuf, Calls>,
+    roles: Arc<ModuleRoles>,
+}
 
 /// The role of every module of a set.
 #[derive(Debug, Default)]
@@ -73,11 +90,65 @@ impl ModuleRoles {
 }
 
 impl Workspace {
+    /// The role of every module of the workspace. Kept between calls: after a rebuild,
+    /// only each module's calls are compared with those the kept roles were decided from
+    /// (an edit rarely changes a call's `source`), and the roles are decided again when a
+    /// module's calls changed or a module came or went.
+    pub fn module_roles(&self) -> Arc<ModuleRoles> {
+        // Read before the modules: a rebuild meanwhile leaves the kept roles one
+        // generation behind, and the next call compares again.
+        let generation = self.generation();
+        let mut kept = self
+            .calls
+            .roles
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(k) = kept.as_mut() {
+            if k.generation == generation || self.same_calls(&k.calls) {
+                k.generation = generation;
+                return k.roles.clone();
+            }
+        }
+        let modules = self.modules();
+        let roles = Arc::new(ModuleRoles::of(self, &modules));
+        let calls = modules
+            .iter()
+            .map(|m| (m.dir.clone(), self.local_calls(m)))
+            .collect();
+        *kept = Some(KeptRoles {
+            generation,
+            calls,
+            roles: roles.clone(),
+        });
+        roles
+    }
+
+    /// Whether the workspace's modules are those of `calls`, each with the same local
+    /// calls.
+    fn same_calls(&self, calls: &HashMap<PathBuf, Calls>) -> bool {
+        // No shard lock is held while the calls are read: merging a module reads the
+        // workspace.
+        let modules: Vec<Arc<Module>> = self.modules.iter().map(|m| m.clone()).collect();
+        if modules.len() != calls.len() {
+            return false;
+        }
+        for module in &modules {
+            let Some(kept) = calls.get(&module.dir) else {
+                return false;
+            };
+            let now = self.local_calls(module);
+            if !Arc::ptr_eq(kept, &now) && kept != &now {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The local calls of `module` (a module's call of its own directory left out), from
     /// the cache while its revision is unchanged.
     fn local_calls(&self, module: &Module) -> Calls {
         let key = module.revision;
-        if let Some(cached) = self.calls.0.get(&module.dir) {
+        if let Some(cached) = self.calls.by_module.get(&module.dir) {
             if cached.0 == key {
                 return cached.1.clone();
             }
@@ -97,7 +168,7 @@ impl Workspace {
         }
         let calls = Arc::new(out);
         self.calls
-            .0
+            .by_module
             .insert(module.dir.clone(), (key, calls.clone()));
         calls
     }
@@ -124,7 +195,7 @@ impl Workspace {
 
     /// Drops what is kept of the calls of a module the workspace forgets.
     pub(super) fn forget_calls(&self, dir: &Path) {
-        self.calls.0.remove(dir);
+        self.calls.by_module.remove(dir);
     }
 }
 

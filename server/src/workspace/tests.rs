@@ -208,3 +208,36 @@ fn a_forgotten_directory_keeps_nothing_unless_a_document_is_open_in_it() {
     assert!(ws.file(&main).is_none());
     assert!(ws.merged.is_empty() && ws.names.is_empty() && ws.files.is_empty());
 }
+
+#[test]
+fn module_roles_are_kept_until_a_call_changes() {
+    let dir = temp_module(&[(
+        "root/main.tf",
+        "module \"c\" {\n  source = \"../child\"\n}\n",
+    )]);
+    let child = dir.path().join("child");
+    std::fs::create_dir_all(&child).unwrap();
+    std::fs::write(child.join("main.tf"), "variable \"v\" {}\n").unwrap();
+    let root = dir.path().join("root");
+    let ws = Workspace::new();
+    ws.index_dirs(&[root.clone(), child.clone()], &|_| {});
+    let child = child.canonicalize().unwrap();
+    let roles = ws.module_roles();
+    assert_eq!(roles.paths_of(&child), Some(&["module.c".to_string()][..]));
+    // An edit that leaves every call as it was keeps the roles.
+    let path = root.join("main.tf");
+    let called = "module \"c\" {\n  source = \"../child\"\n}\nlocals {\n  a = 1\n}\n";
+    ws.open_document(&path, called, 1);
+    assert!(Arc::ptr_eq(&roles, &ws.module_roles()));
+    // A call renamed: decided again.
+    ws.open_document(&path, "module \"d\" {\n  source = \"../child\"\n}\n", 2);
+    let renamed = ws.module_roles();
+    assert!(!Arc::ptr_eq(&roles, &renamed));
+    assert_eq!(
+        renamed.paths_of(&child),
+        Some(&["module.d".to_string()][..])
+    );
+    // The call removed: the child is a root module again.
+    ws.open_document(&path, "locals {}\n", 3);
+    assert_eq!(ws.module_roles().paths_of(&child), None);
+}

@@ -6,8 +6,10 @@
 //! override file the names of the declarations it may override.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::context::BlockFrame;
+use super::prepared::{PreparedList, PreparedLists};
 use super::{escape_snippet, variables, Context, Item, ItemKind, Scope};
 use crate::merge::Mode;
 use crate::schema::{
@@ -153,7 +155,7 @@ fn module_inputs(scope: &Scope, call: &BlockFrame, written: &HashSet<String>) ->
 /// The labels that may be written as label `index` of a block of type `kind` inside
 /// `ctx.blocks`.
 pub fn labels(scope: &Scope, ctx: &Context, kind: &str, index: usize) -> Vec<Item> {
-    let quoted = matches!(ctx.position, super::Position::Label { quoted: true, .. });
+    let quoted = label_quoted(ctx);
     let names: Vec<(String, String)> = if scope.is_override() {
         declared(scope, ctx, kind, index)
     } else {
@@ -178,6 +180,42 @@ pub fn labels(scope: &Scope, ctx: &Context, kind: &str, index: usize) -> Vec<Ite
             .unwrap_or_default(),
         _ => Vec::new(),
     };
+    label_items(names, quoted)
+}
+
+/// The prepared list of the type names that label `index` of a block of type `kind`
+/// inside `ctx.blocks` takes (the first label of a top-level `resource`, `data` or
+/// `ephemeral` block): the items `labels` gives there, kept in `lists` while the
+/// schemas stay the same. `None` where `labels` builds its items for the place (in an
+/// override file that has declarations of that type to name).
+pub fn prepared_labels(
+    lists: &PreparedLists,
+    scope: &Scope,
+    ctx: &Context,
+    kind: &str,
+    index: usize,
+) -> Option<Arc<PreparedList>> {
+    let typed = ctx.blocks.is_empty() && index == 0;
+    if !typed || !matches!(kind, "resource" | "data" | "ephemeral") {
+        return None;
+    }
+    if scope.is_override() && !declared(scope, ctx, kind, index).is_empty() {
+        return None;
+    }
+    let quoted = label_quoted(ctx);
+    Some(lists.get(&scope.schemas, kind, quoted, || {
+        label_items(types(scope, kind), quoted)
+    }))
+}
+
+/// Whether the label at the cursor has its opening quote written.
+fn label_quoted(ctx: &Context) -> bool {
+    matches!(ctx.position, super::Position::Label { quoted: true, .. })
+}
+
+/// Label suggestions for `names` with their details, quoted unless the opening quote
+/// is written.
+fn label_items(names: Vec<(String, String)>, quoted: bool) -> Vec<Item> {
     names
         .into_iter()
         .map(|(name, detail)| {

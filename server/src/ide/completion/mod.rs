@@ -11,6 +11,7 @@
 mod bodies;
 pub mod context;
 mod json_keys;
+mod prepared;
 mod references;
 mod restricted;
 mod scope;
@@ -18,13 +19,16 @@ mod tfvars;
 mod values;
 mod variables;
 
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::module::SourceFile;
 use crate::syntax::Syntax;
 use crate::workspace::Workspace;
 
 pub use context::{context_at, Call, Context, Position};
+pub use prepared::{PreparedList, PreparedLists};
 pub use scope::Scope;
 
 /// What a suggestion is, for the editor's icon.
@@ -141,11 +145,59 @@ pub struct Options {
     pub state_path: Option<String>,
 }
 
+/// The suggestions at a place, best first.
+#[derive(Debug)]
+pub enum Suggestions {
+    /// Built for the place.
+    Items(Vec<Item>),
+    /// The items of a prepared list at `matching` (indices, in order), each replacing
+    /// the byte range `range`.
+    Prepared {
+        list: Arc<PreparedList>,
+        matching: Vec<u32>,
+        range: Range<usize>,
+    },
+}
+
+impl Suggestions {
+    /// The items, each with the range it replaces.
+    pub fn into_items(self) -> Vec<Item> {
+        match self {
+            Self::Items(items) => items,
+            Self::Prepared {
+                list,
+                matching,
+                range,
+            } => matching
+                .iter()
+                .filter_map(|&i| list.items().get(i as usize))
+                .map(|item| Item {
+                    range: range.clone(),
+                    ..item.clone()
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The suggestions at byte `offset` of the file at `path` (an open or indexed
 /// configuration file or variable definitions file), best first.
 pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) -> Vec<Item> {
+    suggest(&PreparedLists::default(), ws, path, offset, options).into_items()
+}
+
+/// The suggestions at byte `offset` of the file at `path`, as `complete` gives them;
+/// long lists that do not depend on the place (a provider's resource types) come from
+/// `lists`, prepared once.
+pub fn suggest(
+    lists: &PreparedLists,
+    ws: &Workspace,
+    path: &Path,
+    offset: usize,
+    options: Options,
+) -> Suggestions {
     let Some(file) = ws.file(path) else {
-        return Vec::new();
+        return Suggestions::Items(Vec::new());
     };
     let text = &*file.text;
     let offset = offset.min(text.len());
@@ -153,7 +205,17 @@ pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) ->
     let json = file.syntax.syntax != Syntax::Native;
     let ctx = context_in(&scope, &file, offset);
     let typed = ctx.typed(text, offset).to_lowercase();
-    let mut items = if super::tfvars::is_tfvars(path) {
+    let tfvars = super::tfvars::is_tfvars(path);
+    if let (false, false, Position::Label { kind, index, .. }) = (json, tfvars, &ctx.position) {
+        if let Some(list) = bodies::prepared_labels(lists, &scope, &ctx, kind, *index) {
+            return Suggestions::Prepared {
+                matching: list.matching(&typed),
+                list,
+                range: ctx.prefix.clone(),
+            };
+        }
+    }
+    let mut items = if tfvars {
         tfvars::complete(&scope, &ctx)
     } else {
         match &ctx.position {
@@ -184,9 +246,15 @@ pub fn complete(ws: &Workspace, path: &Path, offset: usize, options: Options) ->
             };
         }
     }
+    order(&mut items);
+    Suggestions::Items(items)
+}
+
+/// Puts suggestions in the order the editor gets them: by sort text (stably), the same
+/// label of the same kind once.
+fn order(items: &mut Vec<Item>) {
     items.sort_by(|a, b| a.sort.cmp(&b.sort));
     items.dedup_by(|a, b| a.label == b.label && a.kind == b.kind);
-    items
 }
 
 /// The cursor's context at byte `offset` of `file`, in either syntax (in JSON, where a

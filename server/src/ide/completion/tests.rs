@@ -1,6 +1,7 @@
 //! Completion over a workspace built in memory, `|` marking the cursor.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::*;
 
@@ -188,4 +189,66 @@ fn json_property_names() {
             );
         }
     }
+}
+
+/// A provider `example/thing` with three resource types and a data source.
+fn thing_schemas() -> Arc<dyn crate::schema::ProviderSchemaSource> {
+    let schema = r#"{"format_version": "1.0", "provider_schemas": {
+      "registry.terraform.io/example/thing": {
+        "provider": {"version": 0, "block": {}},
+        "resource_schemas": {
+          "thing_two": {"version": 0, "block": {}},
+          "thing_one": {"version": 0, "block": {}},
+          "other": {"version": 0, "block": {}}
+        },
+        "data_source_schemas": {"thing_info": {"version": 0, "block": {}}}
+      }}}"#;
+    Arc::new(crate::check::test_support::loaded_schemas(schema))
+}
+
+#[test]
+fn resource_types_come_from_a_list_prepared_once_per_schema() {
+    let marked = "resource \"thing_|\" \"x\" {}\nresource |\ndata \"|\" \"y\" {}\n";
+    let (ws, dir) = workspace(&[("main.tf", marked)]);
+    ws.set_provider_schemas(thing_schemas());
+    let path = dir.join("main.tf");
+    let lists = PreparedLists::default();
+    let at = |n: usize| {
+        let mut offsets = marked.match_indices('|').map(|(i, _)| i);
+        offsets.nth(n).map(|i| i - n).expect("cursor")
+    };
+    let suggested = |n: usize| suggest(&lists, &ws, &path, at(n), Options::default());
+    let Suggestions::Prepared { list, .. } = suggested(0) else {
+        panic!("resource types are prepared");
+    };
+    let items = suggested(0).into_items();
+    let labels: Vec<&str> = items.iter().map(|i| &*i.label).collect();
+    assert_eq!(labels, ["thing_one", "thing_two"]);
+    let typed = marked.find("thing_").expect("typed");
+    assert!(
+        items.iter().all(|i| i.range == (typed..typed + 6)),
+        "{items:?}"
+    );
+    assert_eq!(items[0].insert.text, "thing_one");
+    // The same list again, unquoted labels from another, data sources from a third.
+    let Suggestions::Prepared { list: again, .. } = suggested(0) else {
+        panic!("prepared");
+    };
+    assert!(Arc::ptr_eq(&list, &again));
+    let unquoted = suggested(1).into_items();
+    assert_eq!(unquoted.len(), 3, "{unquoted:?}");
+    assert_eq!(unquoted[0].insert.text, "\"other\"");
+    let data = suggested(2).into_items();
+    let labels: Vec<&str> = data.iter().map(|i| &*i.label).collect();
+    assert_eq!(labels, ["thing_info"]);
+    assert_eq!(
+        items[0].detail.as_deref(),
+        Some("registry.terraform.io/example/thing")
+    );
+    // New schemas: a new list.
+    ws.set_provider_schemas(thing_schemas());
+    let Suggestions::Prepared { list: newer, .. } = suggested(0) else {
+        panic!("prepared");
+    };
+    assert!(!Arc::ptr_eq(&list, &newer));
 }

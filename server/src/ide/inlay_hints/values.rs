@@ -13,7 +13,7 @@ use crate::merge::MergedModule;
 use crate::module::SourceFile;
 use crate::plan::{root_values, VariableInputs};
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
-use crate::workspace::{ModuleRoles, Workspace};
+use crate::workspace::Workspace;
 
 /// How deeply local values may refer to each other before a hint gives up (a cycle is
 /// an error `check` reports).
@@ -50,7 +50,7 @@ pub(super) fn hints(
 /// The values of a root module's variables; none for a module another one calls, whose
 /// values its callers give.
 fn variable_values(ws: &Workspace, dir: &Path, m: &MergedModule) -> BTreeMap<String, Value> {
-    if ModuleRoles::of(ws, &ws.modules()).paths_of(dir).is_some() {
+    if ws.module_roles().paths_of(dir).is_some() {
         return BTreeMap::new();
     }
     let inputs = VariableInputs {
