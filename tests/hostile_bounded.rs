@@ -117,6 +117,9 @@ fn ten_thousand_nested_blocks_end_in_the_nesting_diagnostic() {
             "left out of analysis",
         );
     }
+    // `merged` overflowed its stack at this depth (issue 12).
+    let out = strata(&["merged"], &dir);
+    assert!(out.status.code().is_some(), "merged crashed: {out:?}");
 }
 
 #[test]

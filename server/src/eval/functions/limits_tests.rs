@@ -226,6 +226,16 @@ fn collections_and_strings_are_bounded() {
 }
 
 #[test]
+fn a_long_cutset_trims_in_linear_time() {
+    // Each character was looked up in the cutset's text: a million characters against a
+    // cutset of a million were 10^12 comparisons.
+    let xs = "replace(format(\"%1000000s\", \"\"), \" \", \"x\")";
+    let ys = "replace(format(\"%1000000s\", \"\"), \" \", \"y\")";
+    assert_eq!(eval(&format!("length(trim({xs}, \"${{{ys}}}x\"))")), "0");
+    assert_eq!(eval(&format!("length(trim({xs}, {ys}))")), "1000000");
+}
+
+#[test]
 fn numbers_at_the_edges() {
     assert_eq!(eval("pow(10, 400) > 1e300"), "true");
     assert!(eval("pow(-8, 0.5)").contains("not a number"));
@@ -328,10 +338,33 @@ fn file_functions_refuse_what_is_not_a_module_file() {
         Ok(v) => v.to_json().to_string(),
         Err(e) => format!("ERROR: {}", e.detail),
     };
-    for f in ["file", "filebase64", "filemd5", "filesha256", "fileexists"] {
+    let big = std::fs::File::create(dir.join("big")).unwrap();
+    big.set_len(super::MAX_STRING_BYTES as u64 + 1).unwrap();
+    for f in [
+        "file",
+        "filebase64",
+        "filemd5",
+        "filesha1",
+        "filesha256",
+        "filesha512",
+        "filebase64sha256",
+        "filebase64sha512",
+        "fileexists",
+    ] {
         assert_eq!(run(&format!("{f}(\"passwd\")")), "UNKNOWN", "{f}");
         assert_eq!(run(&format!("{f}(\"zero\")")), "UNKNOWN", "{f}");
+        if f != "fileexists" {
+            // A file larger than a value may be is not read at all.
+            assert_eq!(
+                run(&format!("{f}(\"big\")")),
+                format!("ERROR: Call to function \"{f}\" failed: cannot read \"big\": it is 67108865 bytes, larger than the 67108864 bytes Strata reads."),
+            );
+        }
     }
+    assert_eq!(
+        run("templatefile(\"big\", {})"),
+        "ERROR: Call to function \"templatefile\" failed: cannot read \"big\": it is 67108865 bytes, larger than the 67108864 bytes Strata reads."
+    );
     assert_eq!(run("templatefile(\"passwd\", {})"), "UNKNOWN");
     assert_eq!(run("file(\"inside\")"), "\"hello\"");
     assert_eq!(

@@ -481,6 +481,9 @@ mod tests;
 mod limits_tests;
 
 #[cfg(test)]
+mod hostile_tests;
+
+#[cfg(test)]
 mod work_tests;
 
 #[cfg(test)]

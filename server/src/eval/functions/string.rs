@@ -19,9 +19,11 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "trimspace" => |a, _| Ok(Value::String(text(a, 0)?.trim().to_string())),
         "trim" => |a, _| {
-            let cut = text(a, 1)?;
+            // The cutset as a set: looking each character up in the cutset's text made
+            // a long string and a long cutset quadratic.
+            let cut: std::collections::HashSet<char> = text(a, 1)?.chars().collect();
             Ok(Value::String(
-                text(a, 0)?.trim_matches(|c| cut.contains(c)).to_string(),
+                text(a, 0)?.trim_matches(|c| cut.contains(&c)).to_string(),
             ))
         },
         "trimprefix" => |a, _| {
