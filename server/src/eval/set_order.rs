@@ -59,7 +59,7 @@ impl ElementKind {
     /// The kind of a set's known, non-null elements (all of one type in cty).
     fn of(items: &[Value]) -> Self {
         let mut kinds = items.iter().filter_map(|item| match item {
-            Value::Null | Value::Unknown | Value::UnknownOf(_) => None,
+            Value::Null | Value::Unknown | Value::UnknownOf(..) => None,
             Value::String(_) => Some(ElementKind::String),
             Value::Number(_) => Some(ElementKind::Number),
             Value::Bool(_) => Some(ElementKind::Bool),
@@ -81,7 +81,7 @@ fn less(
 ) -> Ordering {
     let rank = |v: &Value| match v {
         Value::Null => 2,
-        Value::Unknown | Value::UnknownOf(_) => 1,
+        Value::Unknown | Value::UnknownOf(..) => 1,
         _ => 0,
     };
     let (ra, rb) = (rank(a.0), rank(b.0));
@@ -112,7 +112,7 @@ fn append_hash_bytes(value: &Value, out: &mut Vec<u8>) {
     match value {
         // Marks are not part of a value's identity (a set holds unmarked elements).
         Value::Marked(inner, _) => append_hash_bytes(inner, out),
-        Value::Unknown | Value::UnknownOf(_) => out.push(b'?'),
+        Value::Unknown | Value::UnknownOf(..) => out.push(b'?'),
         Value::Null => out.push(b'~'),
         Value::Number(n) => out.extend_from_slice(big_float_string(*n).as_bytes()),
         Value::Bool(true) => out.push(b'T'),
