@@ -28,13 +28,16 @@ pub(super) fn in_set_order(items: Vec<Value>) -> Vec<Value> {
     order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
-/// `items` with each element equal to an earlier one left out, in their order.
+/// `items` with each element equal to an earlier one left out, in their order. As cty's
+/// set rules judge it (`Equivalent`: `Equals` known to be true), an element holding an
+/// unknown value equals no other: each stays.
 fn without_duplicates(items: Vec<Value>) -> Vec<Value> {
     let mut by_value: Vec<usize> = (0..items.len()).collect();
     by_value.sort_by(|&i, &j| compare(&items[i], &items[j]).then(i.cmp(&j)));
     let mut keep = vec![true; items.len()];
     for pair in by_value.windows(2) {
-        if compare(&items[pair[0]], &items[pair[1]]) == Ordering::Equal {
+        let (x, y) = (&items[pair[0]], &items[pair[1]]);
+        if x.is_wholly_known() && y.is_wholly_known() && compare(x, y) == Ordering::Equal {
             keep[pair[1]] = false;
         }
     }
