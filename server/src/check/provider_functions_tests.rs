@@ -113,13 +113,16 @@ fn value(expr: &str, schemas: &dyn ProviderSchemaSource) -> Result<Value, String
 #[test]
 fn a_call_is_an_unknown_value_of_the_return_type() {
     let aws = aws();
-    let Ok(Value::UnknownOf(Type::Object(_))) = value(r#"provider::aws::arn_parse("x")"#, &aws)
+    let Ok(Value::UnknownOf(Type::Object(_), _)) = value(r#"provider::aws::arn_parse("x")"#, &aws)
     else {
         panic!("an unknown object");
     };
     assert_eq!(
         value(r#"provider::aws::arn_build(1, 2, 3, 4, 5)"#, &aws),
-        Ok(Value::UnknownOf(Type::String))
+        Ok(Value::UnknownOf(
+            Type::String,
+            crate::eval::Refinement::NONE
+        ))
     );
     assert_eq!(
         value(r#"provider::aws::arn_parse("x").nope"#, &aws),

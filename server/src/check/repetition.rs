@@ -67,7 +67,7 @@ fn error(m: &MergedModule, attr: &Attr, summary: &str, detail: String) -> Diagno
 fn count_problem(value: &Value) -> Option<(&'static str, String)> {
     let invalid = "Invalid count argument";
     let number = match value.unmarked() {
-        Value::Unknown | Value::UnknownOf(_) => return None,
+        Value::Unknown | Value::UnknownOf(..) => return None,
         Value::Null => {
             return Some((
                 invalid,
@@ -121,7 +121,7 @@ fn for_each_problem(value: &Value) -> Option<(&'static str, String)> {
     let value = value.unmarked();
     match value {
         Value::Unknown
-        | Value::UnknownOf(_)
+        | Value::UnknownOf(..)
         | Value::Object(_)
         | Value::Map(_)
         | Value::PartialObject(_)

@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::marks::declared_marks;
 use super::provider_functions::{namespaced, Namespaced};
-use crate::eval::{evaluate, references, Budget, EvalError, Scope, Value};
+use crate::eval::{evaluate, references, Budget, EvalError, Refinement, Scope, Value};
 use crate::merge::MergedModule;
 use crate::schema::{ProviderFunction, ProviderSchemaSource};
 use crate::syntax::Span;
@@ -115,7 +115,7 @@ impl<'a> WalkScope<'a> {
             parse_type_argument(t.expr(), syntax, self.module.dialect)?.ok()
         });
         let value = match ty {
-            Some(ty) if ty != Type::Dynamic => Value::UnknownOf(ty),
+            Some(ty) if ty != Type::Dynamic => Value::UnknownOf(ty, Refinement::NONE),
             _ => Value::Unknown,
         };
         // Unknown, but marked as its declaration says, as Terraform's validate walk

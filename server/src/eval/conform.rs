@@ -6,12 +6,17 @@
 
 use crate::types::Type;
 
+use super::refinement::converted_unknown;
 use super::value::{format_number, Value};
 
 /// `value` shaped as `ty` wherever it is known; unknown parts stay unknown.
 pub fn conform(value: Value, ty: &Type) -> Value {
     match (value, ty) {
         (v @ (Value::Unknown | Value::Null), _) | (v, Type::Dynamic) => v,
+        // A typed unknown takes the type, with what cty's conversion keeps of its range.
+        (v @ Value::UnknownOf(..), ty) if v.ty() != *ty && kinds_convert(&v.ty(), ty) => {
+            converted_unknown(&v.range(), ty)
+        }
         (Value::Number(n), Type::String) => Value::String(format_number(n)),
         (Value::Bool(b), Type::String) => Value::String(b.to_string()),
         (v, Type::Object(attrs)) => {
@@ -66,6 +71,17 @@ pub fn conform(value: Value, ty: &Type) -> Value {
         },
         (v, _) => v,
     }
+}
+
+/// Whether a value of type `from` converts to `to` by its kind: primitives to
+/// primitives, objects to maps and objects, sequences to sequences. Conversions that
+/// fail were reported before a value is conformed; others are left as they are.
+fn kinds_convert(from: &Type, to: &Type) -> bool {
+    let sequence = |t: &Type| matches!(t, Type::List(_) | Type::Set(_) | Type::Tuple(_));
+    let mapping = |t: &Type| matches!(t, Type::Map(_) | Type::Object(_));
+    from.is_primitive() && to.is_primitive()
+        || sequence(from) && sequence(to)
+        || mapping(from) && mapping(to)
 }
 
 #[cfg(test)]

@@ -75,15 +75,15 @@ fn statement(value: &Value, causes: Causes) -> Option<String> {
         Value::Unknown => causes
             .unknown
             .then(|| "will be known only after apply".into()),
-        Value::UnknownOf(Type::Dynamic) => causes
+        Value::UnknownOf(Type::Dynamic, _) => causes
             .unknown
             .then(|| "will be known only after apply".into()),
         // Strata has no refinements: a collection's length is unbounded.
-        Value::UnknownOf(ty) if causes.unknown => Some(format!(
+        Value::UnknownOf(ty, _) if causes.unknown => Some(format!(
             "is a {}, known only after apply",
             friendly_name(ty)
         )),
-        Value::UnknownOf(ty) => Some(format!("is a {}", friendly_name(ty))),
+        Value::UnknownOf(ty, _) => Some(format!("is a {}", friendly_name(ty))),
         v => Some(format!("is {}", compact(v))),
     }
 }
@@ -106,7 +106,7 @@ pub fn compact(value: &Value) -> String {
     };
     match &value {
         Value::Null => "null".into(),
-        Value::Unknown | Value::UnknownOf(_) => "(not yet known)".into(),
+        Value::Unknown | Value::UnknownOf(..) => "(not yet known)".into(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => number_g10(*n),
         Value::String(s) => go_quote(s),
@@ -249,6 +249,7 @@ fn traversal_expr(root: &Ident, steps: &[Step]) -> Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Refinement;
     use std::collections::BTreeMap;
 
     #[test]
@@ -296,7 +297,7 @@ mod tests {
             statement(&secret, sensitive).as_deref(),
             Some("has a sensitive value")
         );
-        let list = Value::UnknownOf(Type::List(Box::new(Type::String)));
+        let list = Value::UnknownOf(Type::List(Box::new(Type::String)), Refinement::NONE);
         assert_eq!(
             statement(&list, Causes::default()).as_deref(),
             Some("is a list of string")

@@ -272,8 +272,8 @@ impl Value {
                     .filter(|(_, s)| *s != Json::Bool(false))
                     .collect(),
             ),
-            Value::UnknownOf(Type::Object(_) | Type::Map(_)) => Json::Object(Map::new()),
-            Value::UnknownOf(Type::List(_) | Type::Set(_) | Type::Tuple(_)) => {
+            Value::UnknownOf(Type::Object(_) | Type::Map(_), _) => Json::Object(Map::new()),
+            Value::UnknownOf(Type::List(_) | Type::Set(_) | Type::Tuple(_), _) => {
                 Json::Array(Vec::new())
             }
             _ => Json::Bool(false),

@@ -12,6 +12,7 @@ mod marks;
 mod operations;
 mod parse_ref;
 mod references;
+mod refinement;
 mod set_order;
 mod shared;
 mod value;
@@ -26,6 +27,9 @@ pub use parse_ref::{Key, RefError, Step};
 pub use references::{
     parse_references, parse_references_within, parse_traversals, reference_at, references,
     Reference, Traversal,
+};
+pub use refinement::{
+    definitely_not_null, not_null_unknown, Bound, Refine, Refinement, ValueRange,
 };
 pub use shared::{Attributes, Elements};
 pub use value::{compare, format_number, friendly_name, Value};

@@ -3,8 +3,11 @@
 //! judged by the types of its operands, so an unknown value whose type is known
 //! (`Value::UnknownOf`) is refused where its type is; an untyped unknown never is.
 
+use std::cmp::Ordering;
+
 use super::evaluate::EvalError;
 use super::functions::conversion_error;
+use super::refinement::{definitely_not_null, not_null_unknown, Bound, Refinement};
 use super::value::{friendly_name, Value};
 use crate::syntax::Span;
 use crate::types::Type;
@@ -13,7 +16,7 @@ use crate::types::Type;
 pub(super) fn unknown_of(ty: Type) -> Value {
     match ty {
         Type::Dynamic => Value::Unknown,
-        ty => Value::UnknownOf(ty),
+        ty => Value::UnknownOf(ty, Refinement::NONE),
     }
 }
 
@@ -43,11 +46,11 @@ pub(super) fn get_attr(value: Value, name: &str, span: Span) -> Result<Value, Ev
                 span,
             )
         }),
-        Value::UnknownOf(Type::Object(attrs)) => attrs
+        Value::UnknownOf(Type::Object(attrs), _) => attrs
             .get(name)
             .map(|a| unknown_of(a.ty.clone()))
             .ok_or_else(absent),
-        Value::UnknownOf(Type::Map(element)) => Ok(unknown_of(*element)),
+        Value::UnknownOf(Type::Map(element), _) => Ok(unknown_of(*element)),
         other => Err(unsupported(no_attributes(&other.ty(), name))),
     }
 }
@@ -203,7 +206,7 @@ pub(super) fn unary(
         return Err(null_operand(span));
     }
     if !v.is_known() {
-        return Ok(unknown_of(wanted));
+        return Ok(not_null_unknown(wanted));
     }
     Ok(match op {
         "!" => Value::Bool(!v.to_bool().unwrap_or_default()),
@@ -220,18 +223,10 @@ pub(super) fn binary(
     span: Span,
 ) -> Result<Value, EvalError> {
     if matches!(op, "==" | "!=") {
-        // As cty decides: a known value compared with null is known even when values
-        // nested in it are not.
-        let equal = if !a.is_known() || !b.is_known() {
-            return Ok(unknown_of(Type::Bool));
-        } else if a.is_null() || b.is_null() {
-            a.is_null() && b.is_null()
-        } else if !a.is_wholly_known() || !b.is_wholly_known() {
-            return Ok(unknown_of(Type::Bool));
-        } else {
-            a.equals(&b)
-        };
-        return Ok(Value::Bool(if op == "==" { equal } else { !equal }));
+        return Ok(match equality(&a, &b) {
+            Some(equal) => Value::Bool(if op == "==" { equal } else { !equal }),
+            None => not_null_unknown(Type::Bool),
+        });
     }
     let logical = matches!(op, "&&" | "||");
     let wanted = if logical { Type::Bool } else { Type::Number };
@@ -245,9 +240,18 @@ pub(super) fn binary(
     } else {
         Type::Number
     };
-    // cty's operations take no unknown arguments: `false && x` is unknown when `x` is.
+    // The comparisons take unknown operands and may know their result from the
+    // operands' ranges; cty's other operations take none (`false && x` is unknown when
+    // `x` is). Every such result is refined as not null, as their functions' are.
     if !a.is_known() || !b.is_known() {
-        return Ok(unknown_of(result));
+        let known = match op {
+            "<" => less_than(&a, &b),
+            ">" => less_than(&b, &a),
+            "<=" => at_most(&a, &b),
+            ">=" => at_most(&b, &a),
+            _ => None,
+        };
+        return Ok(known.map_or_else(|| not_null_unknown(result), Value::Bool));
     }
     if logical {
         let (x, y) = (
@@ -286,6 +290,119 @@ pub(super) fn binary(
             ))
         }
     })
+}
+
+/// `a == b` as cty's `Equals` decides it: `None` where it is unknown. A null is unequal to
+/// a value that cannot be null, and a known value to an unknown whose range (its
+/// refinements, its type) excludes it, before any unknown makes the result unknown; a
+/// known value compared with null is known even when values nested in it are not.
+fn equality(a: &Value, b: &Value) -> Option<bool> {
+    if a.is_null() && definitely_not_null(b) || b.is_null() && definitely_not_null(a) {
+        return Some(false);
+    }
+    for (known, unknown) in [(a, b), (b, a)] {
+        if known.is_known() && !unknown.is_known() && unknown.range().includes(known) == Some(false)
+        {
+            return Some(false);
+        }
+    }
+    if !a.is_known() || !b.is_known() {
+        return None;
+    }
+    if a.is_null() || b.is_null() {
+        return Some(a.is_null() && b.is_null());
+    }
+    if !a.is_wholly_known() || !b.is_wholly_known() {
+        return None;
+    }
+    Some(a.equals(b))
+}
+
+/// `a < b` with an unknown operand, as cty's `LessThan` knows it from the operands'
+/// number ranges (every bound taken as exclusive): `None` where it is unknown.
+fn less_than(a: &Value, b: &Value) -> Option<bool> {
+    let (a, b) = (a.range(), b.range());
+    if *a.ty() != Type::Number || *b.ty() != Type::Number {
+        return None;
+    }
+    let below =
+        |x: Option<Bound>, y: Option<Bound>| x.zip(y).is_some_and(|(x, y)| x.value < y.value);
+    if below(a.number_upper(), b.number_lower()) {
+        return Some(true);
+    }
+    if below(b.number_upper(), a.number_lower()) {
+        return Some(false);
+    }
+    None
+}
+
+/// `a <= b` with an unknown operand: cty's `LessThan(b).Or(Equals(b))`, where either
+/// being true makes it true.
+fn at_most(a: &Value, b: &Value) -> Option<bool> {
+    match (less_than(a, b), equality(a, b)) {
+        (Some(true), _) | (_, Some(true)) => Some(true),
+        (Some(false), Some(false)) => Some(false),
+        _ => None,
+    }
+}
+
+/// `c ? t : f` where `c` is unknown, as HCL's `ConditionalExpr` refines it from the
+/// ranges of both results: null where both are, else an unknown of their unified type,
+/// not null where neither can be, a number within both bounds, a collection within both
+/// lengths. It carries the results' own marks.
+pub(super) fn unknown_choice(t: Value, f: Value) -> Value {
+    let (t, t_marks) = t.unmark();
+    let (f, f_marks) = f.unmark();
+    let marks = t_marks | f_marks;
+    if t.is_null() && f.is_null() {
+        return Value::Null.mark(marks);
+    }
+    let (t_range, f_range) = (t.range(), f.range());
+    let (t_ty, f_ty) = (t_range.ty().clone(), f_range.ty().clone());
+    // A null of no type takes the other's type; an unknown type stays unknown.
+    let ty = match (t.is_null(), f.is_null()) {
+        (true, _) => Some(f_ty.clone()),
+        (_, true) => Some(t_ty.clone()),
+        _ if t_ty == Type::Dynamic || f_ty == Type::Dynamic => Some(Type::Dynamic),
+        _ => crate::types::unify([&t_ty, &f_ty].into_iter()),
+    };
+    let Some(ty) = ty.filter(|ty| *ty != Type::Dynamic) else {
+        return Value::Unknown.mark(marks);
+    };
+    let mut refine = Value::UnknownOf(ty.clone(), Refinement::NONE).refine();
+    if t_range.definitely_not_null() && f_range.definitely_not_null() {
+        refine = refine.not_null();
+    }
+    let collections = |t: &Type| matches!(t, Type::List(_) | Type::Set(_) | Type::Map(_));
+    if t_ty == Type::Number && f_ty == Type::Number {
+        if let Some((t, f)) = t_range.number_lower().zip(f_range.number_lower()) {
+            let lo = wider(t, f, Ordering::Less);
+            refine = refine.number_lower(lo.value, lo.inclusive);
+        }
+        if let Some((t, f)) = t_range.number_upper().zip(f_range.number_upper()) {
+            let hi = wider(t, f, Ordering::Greater);
+            refine = refine.number_upper(hi.value, hi.inclusive);
+        }
+    } else if collections(&t_ty) && t_ty == f_ty {
+        refine = refine.length_lower(t_range.length_lower().min(f_range.length_lower()));
+        if let Some(hi) = t_range.length_upper().zip(f_range.length_upper()) {
+            refine = refine.length_upper(hi.0.max(hi.1));
+        }
+    }
+    refine.value().mark(marks)
+}
+
+/// The wider of two bounds at one end of a range, `outward` the direction that widens
+/// (less for a lower bound); of equal bounds, the inclusive one.
+fn wider(t: Bound, f: Bound, outward: Ordering) -> Bound {
+    match t.value.total_cmp(&f.value) {
+        Ordering::Equal => Bound {
+            inclusive: t.inclusive || f.inclusive,
+            ..f
+        },
+        order if order == outward => t,
+        _ => f,
+    }
 }
 
 /// Why the results of a conditional have no type in common (HCL's

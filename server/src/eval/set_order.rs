@@ -28,13 +28,16 @@ pub(super) fn in_set_order(items: Vec<Value>) -> Vec<Value> {
     order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
-/// `items` with each element equal to an earlier one left out, in their order.
+/// `items` with each element equal to an earlier one left out, in their order. As cty's
+/// set rules judge it (`Equivalent`: `Equals` known to be true), an element holding an
+/// unknown value equals no other: each stays.
 fn without_duplicates(items: Vec<Value>) -> Vec<Value> {
     let mut by_value: Vec<usize> = (0..items.len()).collect();
     by_value.sort_by(|&i, &j| compare(&items[i], &items[j]).then(i.cmp(&j)));
     let mut keep = vec![true; items.len()];
     for pair in by_value.windows(2) {
-        if compare(&items[pair[0]], &items[pair[1]]) == Ordering::Equal {
+        let (x, y) = (&items[pair[0]], &items[pair[1]]);
+        if x.is_wholly_known() && y.is_wholly_known() && compare(x, y) == Ordering::Equal {
             keep[pair[1]] = false;
         }
     }
@@ -59,7 +62,7 @@ impl ElementKind {
     /// The kind of a set's known, non-null elements (all of one type in cty).
     fn of(items: &[Value]) -> Self {
         let mut kinds = items.iter().filter_map(|item| match item {
-            Value::Null | Value::Unknown | Value::UnknownOf(_) => None,
+            Value::Null | Value::Unknown | Value::UnknownOf(..) => None,
             Value::String(_) => Some(ElementKind::String),
             Value::Number(_) => Some(ElementKind::Number),
             Value::Bool(_) => Some(ElementKind::Bool),
@@ -81,7 +84,7 @@ fn less(
 ) -> Ordering {
     let rank = |v: &Value| match v {
         Value::Null => 2,
-        Value::Unknown | Value::UnknownOf(_) => 1,
+        Value::Unknown | Value::UnknownOf(..) => 1,
         _ => 0,
     };
     let (ra, rb) = (rank(a.0), rank(b.0));
@@ -112,7 +115,7 @@ fn append_hash_bytes(value: &Value, out: &mut Vec<u8>) {
     match value {
         // Marks are not part of a value's identity (a set holds unmarked elements).
         Value::Marked(inner, _) => append_hash_bytes(inner, out),
-        Value::Unknown | Value::UnknownOf(_) => out.push(b'?'),
+        Value::Unknown | Value::UnknownOf(..) => out.push(b'?'),
         Value::Null => out.push(b'~'),
         Value::Number(n) => out.extend_from_slice(big_float_string(*n).as_bytes()),
         Value::Bool(true) => out.push(b'T'),

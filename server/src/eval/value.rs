@@ -16,6 +16,7 @@ use std::fmt;
 use serde_json::Value as Json;
 
 use super::marks::Marks;
+use super::refinement::Refinement;
 use super::shared::{Attributes, Elements};
 use crate::types::Type;
 
@@ -28,9 +29,10 @@ pub enum Value {
     /// (`cty.DynamicVal`).
     Unknown,
     /// A value that will only be known after apply, of a type Terraform already knows
-    /// (`cty.UnknownVal(T)`): HCL judges what is done with it by that type. Function
-    /// implementations never see one (`Value::untyped` erases the type first).
-    UnknownOf(Type),
+    /// (`cty.UnknownVal(T)`), with its refinements (`refinement.rs`): HCL judges what is
+    /// done with it by that type. Function implementations see only refined ones
+    /// (`Value::untyped` erases the others' types first).
+    UnknownOf(Type, Refinement),
     /// `true` / `false`
     Bool(bool),
     /// A number (cty numbers are arbitrary-precision; a float is enough here).
@@ -152,7 +154,7 @@ impl Value {
     /// The value as JSON, unknowns as `null` (see `known_json` for plan output).
     pub fn to_json(&self) -> Json {
         match self {
-            Value::Null | Value::Unknown | Value::UnknownOf(_) => Json::Null,
+            Value::Null | Value::Unknown | Value::UnknownOf(..) => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
             Value::Number(n) => number_json(*n),
             Value::String(s) => Json::String(s.clone()),
@@ -190,7 +192,7 @@ impl Value {
     /// even when all of it is known; objects leave out their `false` entries only.
     pub fn unknown_json(&self) -> Json {
         match self {
-            Value::Unknown | Value::UnknownOf(_) => Json::Bool(true),
+            Value::Unknown | Value::UnknownOf(..) => Json::Bool(true),
             Value::Object(map) | Value::Map(map) | Value::PartialObject(map) => Json::Object(
                 map.iter()
                     .map(|(k, v)| (k.clone(), v.unknown_json()))
@@ -207,13 +209,13 @@ impl Value {
 
     /// Whether the value itself is known (its elements may not be).
     pub fn is_known(&self) -> bool {
-        !matches!(self.unmarked(), Value::Unknown | Value::UnknownOf(_))
+        !matches!(self.unmarked(), Value::Unknown | Value::UnknownOf(..))
     }
 
     /// Whether the value and everything in it is known.
     pub fn is_wholly_known(&self) -> bool {
         match self {
-            Value::Unknown | Value::UnknownOf(_) => false,
+            Value::Unknown | Value::UnknownOf(..) => false,
             Value::Tuple(items) | Value::List(items) | Value::Set(items) => {
                 items.iter().all(Value::is_wholly_known)
             }
@@ -292,7 +294,7 @@ impl Value {
         };
         match self {
             Value::Null | Value::Unknown => "dynamic".into(),
-            Value::UnknownOf(ty) => friendly_name(ty),
+            Value::UnknownOf(ty, _) => friendly_name(ty),
             Value::Bool(_) => "bool".into(),
             Value::Number(_) => "number".into(),
             Value::String(_) => "string".into(),
@@ -320,7 +322,7 @@ impl Value {
         };
         match self {
             Value::Null | Value::Unknown | Value::PartialObject(_) => Type::Dynamic,
-            Value::UnknownOf(ty) => ty.clone(),
+            Value::UnknownOf(ty, _) => ty.clone(),
             Value::Bool(_) => Type::Bool,
             Value::Number(_) => Type::Number,
             Value::String(_) => Type::String,
@@ -348,10 +350,11 @@ impl Value {
     }
 
     /// The value with every typed unknown in it made untyped: what function
-    /// implementations and the plan see.
+    /// implementations see. A refined unknown keeps its type and refinements, which a
+    /// function that returns an element of its argument passes on (`lookup`).
     pub fn untyped(self) -> Value {
         match self {
-            Value::UnknownOf(_) => Value::Unknown,
+            Value::UnknownOf(_, refinement) if refinement == Refinement::NONE => Value::Unknown,
             Value::Tuple(items) => Value::Tuple(items.into_iter().map(Value::untyped).collect()),
             Value::List(items) => Value::List(items.into_iter().map(Value::untyped).collect()),
             Value::Set(items) => Value::Set(items.into_iter().map(Value::untyped).collect()),
@@ -375,7 +378,7 @@ impl Value {
 fn primitive_kind(v: &Value) -> u8 {
     match v.unmarked() {
         Value::Null => 0,
-        Value::Unknown | Value::UnknownOf(_) => 1,
+        Value::Unknown | Value::UnknownOf(..) => 1,
         Value::Bool(_) => 2,
         Value::Number(_) => 3,
         Value::String(_) => 4,
@@ -453,7 +456,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Null => f.write_str("null"),
-            Value::Unknown | Value::UnknownOf(_) => f.write_str("(known after apply)"),
+            Value::Unknown | Value::UnknownOf(..) => f.write_str("(known after apply)"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Number(n) => f.write_str(&format_number(*n)),
             Value::String(s) => write!(f, "{}", Json::String(s.clone())),

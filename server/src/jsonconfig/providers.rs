@@ -63,9 +63,11 @@ impl ProviderConfigs {
             );
         }
         // Required providers without a configuration block, then providers used only
-        // implicitly (by resources); in a child module both may stand for a parent's.
+        // implicitly (by resources, a check block's data sources among them); in a child
+        // module both may stand for a parent's.
         let required = m.terraform.required_providers.keys().cloned();
-        let implied = m.resources.values().map(|r| {
+        let scoped = m.scoped_data();
+        let implied = m.resources.values().chain(&scoped).map(|r| {
             provider_local_key(r)
                 .split('.')
                 .next()

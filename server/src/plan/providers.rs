@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use super::schema_objects::{block_names, planned_create, planned_update};
-use crate::eval::Value;
+use crate::eval::{not_null_unknown, Refinement, Value};
 use crate::schema::{BlockSchema, ValueType};
 use crate::types::Type;
 
@@ -226,7 +226,7 @@ pub fn propose(
             }
             if type_name == "terraform_data" {
                 // Its schema's `id` is a string (`cty.UnknownVal(cty.String)`).
-                after.insert("id".into(), Value::UnknownOf(Type::String));
+                after.insert("id".into(), not_null_unknown(Type::String));
                 after.insert("output".into(), computed_copy(config_attrs.get("input")));
             }
         }
@@ -388,7 +388,7 @@ fn computed_copy(input: Option<&Value>) -> Value {
 fn unknown_like(value: &Value) -> Value {
     match value.ty() {
         ty @ (Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Tuple(_) | Type::Object(_)) => {
-            Value::UnknownOf(ty)
+            Value::UnknownOf(ty, Refinement::NONE)
         }
         _ => Value::Unknown,
     }
@@ -401,7 +401,7 @@ fn unknown_like(value: &Value) -> Value {
 /// argument's map, and a key only the state has is a change.
 pub fn differs(config: &Value, prior: &Value, in_block: bool) -> bool {
     match (config, prior) {
-        (Value::Unknown, _) => true,
+        (c, _) if !c.is_known() => true,
         (Value::Null, p) => !(p.is_null() || in_block && is_empty(p)),
         (c, Value::Null) => !is_empty(c),
         (c, p) if c.elements().is_some() || p.elements().is_some() => {
@@ -494,7 +494,7 @@ mod tests {
         );
         assert_eq!(
             create.after.attributes().unwrap()["id"],
-            Value::UnknownOf(Type::String)
+            not_null_unknown(Type::String)
         );
     }
 

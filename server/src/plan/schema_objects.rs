@@ -54,7 +54,7 @@ fn planned(schema: &BlockSchema, config: &Value, prior: Option<&Value>) -> Value
         let written = configured.get(&*b.name);
         let before = prior_attrs.and_then(|p| p.get(&*b.name));
         let value = match written {
-            Some(Value::Unknown | Value::UnknownOf(_)) => Value::Unknown,
+            Some(Value::Unknown | Value::UnknownOf(..)) => Value::Unknown,
             _ => {
                 let items = block_items(written);
                 let prior_items = block_items(before);

@@ -195,7 +195,7 @@ fn attributes_required(names: &[&str]) -> String {
 /// The one type all `types` convert to, chosen among them as go-cty's unification does:
 /// identical types, or string for a mix of string with numbers and bools. Structural
 /// types unify attribute by attribute. `None` when there is none.
-fn unify<'a>(types: impl Iterator<Item = &'a Type>) -> Option<Type> {
+pub fn unify<'a>(types: impl Iterator<Item = &'a Type>) -> Option<Type> {
     let types: Vec<&Type> = types.filter(|t| **t != Type::Dynamic).collect();
     let Some(first) = types.first() else {
         return Some(Type::Dynamic);

@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-pub use convert::{apply_defaults, convert, mismatch as type_mismatch, ConversionError};
+pub use convert::{apply_defaults, convert, mismatch as type_mismatch, unify, ConversionError};
 pub use parse::{parse_type, parse_type_argument, TypeError};
 
 #[cfg(test)]

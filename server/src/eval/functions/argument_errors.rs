@@ -109,7 +109,7 @@ pub(super) fn terraform_failure(
 /// number or a bool).
 pub(super) fn type_failure(function: &str, args: &[Value]) -> Option<String> {
     match (function, args) {
-        ("length", [Value::UnknownOf(Type::Number | Type::Bool)]) => {
+        ("length", [Value::UnknownOf(Type::Number | Type::Bool, _)]) => {
             Some("argument must be a string, a collection type, or a structural type".into())
         }
         _ => None,

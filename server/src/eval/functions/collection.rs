@@ -366,7 +366,9 @@ fn length(a: &[Value], _: &Evaluator) -> Outcome {
     match arg(a, 0)? {
         Value::Unknown => Ok(Value::Unknown),
         Value::String(s) => Ok(Value::Number(s.chars().count() as f64)),
-        Value::Set(items) if items.iter().any(|v| !v.is_wholly_known()) => Ok(Value::Unknown),
+        Value::Set(items) if items.iter().any(|v| !v.is_wholly_known()) => {
+            Ok(super::refined::set_length(items.len()))
+        }
         v => v
             .elements()
             .map(<[Value]>::len)

@@ -46,11 +46,9 @@ pub(super) fn lookup(name: &str) -> Option<Function> {
         },
         "toset" => |a, _| match arg(a, 0)? {
             Value::Unknown => Ok(Value::Unknown),
+            // Elements holding unknown values stay, each one distinct (`set_order.rs`).
             v => match v.elements() {
-                Some(items) if items.iter().all(Value::is_wholly_known) => {
-                    Ok(Value::set(items.to_vec()))
-                }
-                Some(_) => Ok(Value::Unknown),
+                Some(items) => Ok(Value::set(items.to_vec())),
                 None => Err(format!(
                     "cannot convert {} to set of any single type",
                     v.type_name()

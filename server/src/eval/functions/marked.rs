@@ -9,6 +9,7 @@
 //! `ephemeralasnull` read and write the marks themselves.
 
 use crate::eval::marks::Marks;
+use crate::eval::refinement::Refinement;
 use crate::eval::shared::Elements;
 use crate::eval::value::Value;
 use crate::types::Type;
@@ -136,11 +137,11 @@ fn hoist_nested(value: Value, flatten: bool) -> (Value, Marks) {
 }
 
 impl Marking {
-    /// The result of the call of `name` when an argument is unknown.
-    pub(super) fn unknown(self, name: &str) -> Value {
+    /// The result `result` of the call of `name` when an argument is unknown.
+    pub(super) fn unknown(self, name: &str, result: Value) -> Value {
         match UNMARKED_WHEN_UNKNOWN.contains(&name) {
-            true => Value::Unknown,
-            false => self.finish(name, Value::Unknown),
+            true => result,
+            false => self.finish(name, result),
         }
     }
 
@@ -165,7 +166,7 @@ impl Marking {
             "nonsensitive" => arg.without_marks(Marks::SENSITIVE),
             "issensitive" => match arg.marks().contains(Marks::SENSITIVE) {
                 true => Value::Bool(true),
-                false if !arg.is_known() => Value::UnknownOf(Type::Bool),
+                false if !arg.is_known() => Value::UnknownOf(Type::Bool, Refinement::NONE),
                 false => Value::Bool(false),
             },
             _ => ephemeral_as_null(arg),

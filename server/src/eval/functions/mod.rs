@@ -30,6 +30,7 @@ mod numeric;
 mod parameters;
 mod patterns;
 mod provider;
+mod refined;
 mod string;
 mod template_string;
 mod timestamps;
@@ -108,7 +109,10 @@ pub(super) fn call(
                 Err(_) => Value::Bool(false),
             });
         }
-        "timestamp" | "uuid" | "plantimestamp" => return Ok(Value::Unknown),
+        // Impure: unknown while planning (go-cty's `Unpredictable`, which keeps the
+        // function's refinement); `plantimestamp` is known only to Terraform.
+        "timestamp" | "uuid" => return Ok(refined::unknown_result(name)),
+        "plantimestamp" => return Ok(Value::Unknown),
         _ => {}
     }
     let Some(function) = lookup(name) else {
@@ -144,10 +148,15 @@ pub(super) fn call(
     // A wholly unknown argument makes every result unknown; only unknowns nested inside
     // a known collection can be looked past. Implementations see no typed unknowns.
     if values.iter().any(|v| !v.is_known()) {
-        return Ok(marking.unknown(name));
+        let result = match (name, values.as_slice()) {
+            // `length` takes an unknown value: its type or refinements may tell.
+            ("length", [value]) => refined::unknown_length(value),
+            _ => refined::unknown_result(name),
+        };
+        return Ok(marking.unknown(name, result));
     }
     if !UNKNOWN_TOLERANT.contains(&name) && !values.iter().all(Value::is_wholly_known) {
-        return Ok(marking.finish(name, Value::Unknown));
+        return Ok(marking.finish(name, refined::unknown_result(name)));
     }
     let typed = (name == "merge").then(|| values.clone());
     let values: Vec<Value> = values.into_iter().map(Value::untyped).collect();
@@ -507,7 +516,7 @@ fn typed_attributes(merged: Value, arguments: &[Value]) -> Value {
             .iter()
             .rev()
             .find_map(|a| a.attributes().and_then(|m| m.get(key)));
-        if let Some(typed @ Value::UnknownOf(_)) = given {
+        if let Some(typed @ Value::UnknownOf(..)) = given {
             *value = typed.clone();
         }
     }

@@ -58,7 +58,7 @@ fn type_mismatch(value: &Value, ty: &Type) -> Option<String> {
     let value = value.unmarked();
     match value {
         Value::Unknown | Value::Null => return None,
-        Value::UnknownOf(known) => return crate::types::type_mismatch(known, ty),
+        Value::UnknownOf(known, _) => return crate::types::type_mismatch(known, ty),
         _ => {}
     }
     let primitive = matches!(value, Value::String(_) | Value::Number(_) | Value::Bool(_));

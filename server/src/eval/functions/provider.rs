@@ -8,6 +8,7 @@
 //! them once an argument is expanded with `...`.
 
 use super::{arguments, Call, EvalError, Evaluator, Value};
+use crate::eval::Refinement;
 use crate::syntax::{Expr, Span};
 use crate::types::Type;
 
@@ -26,7 +27,7 @@ pub(super) fn call(
     };
     let result = match Type::from(&function.return_type) {
         Type::Dynamic => Value::Unknown,
-        known => Value::UnknownOf(known),
+        known => Value::UnknownOf(known, Refinement::NONE),
     };
     let Some((values, places)) = arguments(ev, args, expand_final, span)? else {
         return Ok(result);

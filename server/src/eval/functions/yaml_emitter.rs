@@ -82,7 +82,7 @@ impl Emitter {
     fn node(&mut self, value: &Value, context: Context) {
         match value {
             Value::Marked(inner, _) => self.node(inner, context),
-            Value::Null | Value::Unknown | Value::UnknownOf(_) => {
+            Value::Null | Value::Unknown | Value::UnknownOf(..) => {
                 self.scalar("null", Style::Plain, context)
             }
             Value::Bool(b) => self.scalar(if *b { "true" } else { "false" }, Style::Plain, context),

@@ -91,8 +91,10 @@ impl Planner<'_> {
             let (value, _) = value?.unmark_deep();
             let invalid = "Invalid count argument";
             let n = match value {
-                Value::Unknown if unread => return self.unread_expansion(&m, count),
-                Value::Unknown => return fail(count, invalid, "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.".into()),
+                Value::Unknown | Value::UnknownOf(..) if unread => {
+                    return self.unread_expansion(&m, count)
+                }
+                Value::Unknown | Value::UnknownOf(..) => return fail(count, invalid, "The \"count\" value depends on resource attributes that cannot be determined until apply, so Terraform cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.".into()),
                 Value::Null => return fail(count, invalid, "The given \"count\" argument value is null. An integer is required.".into()),
                 v => match v.to_number() {
                     Some(n) if n < 0.0 => return fail(count, invalid, "The given \"count\" argument value is unsuitable: must be greater than or equal to zero.".into()),
@@ -137,7 +139,7 @@ impl Planner<'_> {
                 return None;
             }
             let unknown_keys = match &value {
-                Value::Unknown => true,
+                Value::Unknown | Value::UnknownOf(..) => true,
                 Value::Set(items) => items.iter().any(|i| !i.is_known()),
                 _ => false,
             };
@@ -210,7 +212,7 @@ impl Planner<'_> {
             return None;
         }
         let instances: Vec<(InstanceKey, Bindings)> = match &value {
-            Value::Unknown => return fail(invalid, format!("The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so {tool} cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."), unknown),
+            Value::Unknown | Value::UnknownOf(..) => return fail(invalid, format!("The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so {tool} cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\nAlternatively, you could use the -target planning option to first apply only the resources that the for_each value depends on, and then apply a second time to fully converge."), unknown),
             Value::Null => return fail(invalid, "The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. A map, or set of strings is allowed.".into(), plain),
             Value::Map(map) | Value::Object(map) => map
                 .iter()

@@ -186,7 +186,7 @@ fn apply(value: &Value, path: &[Step]) -> Option<Value> {
     let mut v = value.clone();
     for step in path {
         v = match (step, v.unmarked()) {
-            (_, Value::UnknownOf(_)) => Value::Unknown,
+            (_, Value::UnknownOf(..)) => Value::Unknown,
             (Step::Attr(name), Value::Object(m) | Value::PartialObject(m)) => m.get(name)?.clone(),
             (Step::Number(n), Value::List(items) | Value::Tuple(items)) => {
                 let i = (n.fract() == 0.0 && *n >= 0.0).then_some(*n as usize)?;
@@ -257,7 +257,7 @@ fn transform(
         };
     }
     // An unknown map's keys cannot be ignored one by one.
-    if matches!(value, Value::Unknown | Value::UnknownOf(_)) {
+    if matches!(value, Value::Unknown | Value::UnknownOf(..)) {
         return value;
     }
     let was_null = value.is_null();

@@ -430,7 +430,7 @@ pub(in crate::plan) fn get_path(value: &Value, path: &[String]) -> Value {
     let mut v = value.clone();
     for step in path {
         v = match &v {
-            Value::Unknown => return Value::Unknown,
+            v if !v.is_known() => return v.clone(),
             x if x.attributes().is_some() => x
                 .attributes()
                 .and_then(|m| m.get(step))

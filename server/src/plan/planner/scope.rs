@@ -55,7 +55,7 @@ pub(super) fn block_values(
         })
         .unwrap_or_else(|| kind.clone());
     let pairs: Vec<(Value, Value)> = match &collection {
-        Value::Unknown => return Ok((kind, None)),
+        Value::Unknown | Value::UnknownOf(..) => return Ok((kind, None)),
         v if v.attributes().is_some() => v
             .attributes()
             .into_iter()
