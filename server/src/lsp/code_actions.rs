@@ -11,7 +11,7 @@ use super::convert::Texts;
 use crate::ide::code_actions;
 use crate::syntax::Span;
 use crate::text::PositionEncoding;
-use crate::workspace::{ModuleRoles, Workspace};
+use crate::workspace::Workspace;
 
 /// The kind of the action applying every safe fix.
 pub const FIX_ALL: &str = "source.fixAll.strata";
@@ -43,7 +43,7 @@ pub fn actions(
 ) -> Option<Vec<CodeActionOrCommand>> {
     let wanted = |kind: &str| wanted(only, kind);
     let module = ws.module(path.parent()?)?;
-    let roles = ModuleRoles::of(ws, &ws.modules());
+    let roles = ws.module_roles();
     let diagnostics = super::diagnostics::check(ws, &module, &roles);
     let mut texts = Texts::new(ws);
     let start = texts.offset(path, range.start, encoding)?;
