@@ -104,11 +104,10 @@ impl Workspace {
                 ..Plan::default()
             });
         }
-        let state_path = state.map_or_else(|| dir.join("terraform.tfstate"), Path::to_path_buf);
+        let state_path = state.map_or_else(|| state_file(dir, None), Path::to_path_buf);
         // Read through a cache that may not read the file: recorded here.
         crate::reads::record(&state_path);
         let state = self.states.get(&state_path)?;
-        let schemas = self.provider_schemas_for(dir);
         let config = Configuration {
             root_dir: dir.to_path_buf(),
             root: merged,
