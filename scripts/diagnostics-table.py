@@ -27,6 +27,7 @@ PHASES = [
     ("loader", "Terraform's configuration loader"),
     ("validate", "The validate walk (references and values)"),
     ("validate-provider", "The validate walk with provider schemas (fixtures/validate-providers)"),
+    ("plan", "Planning: variable definitions files (recorded in fixtures/plan-recorded)"),
 ]
 
 
@@ -36,6 +37,18 @@ def summaries(folder):
     for expected in sorted(folder.glob("*/expected.json")):
         data = json.loads(expected.read_text())
         found[expected.parent.name] = {d["summary"] for d in data.get("diagnostics", [])}
+    return found
+
+
+def plan_summaries():
+    """`plan-recorded/<fixture>` -> the summaries of the errors and warnings of its
+    terraform-plan.json (recorded from real Terraform by scripts/record-plan.py)."""
+    found = {}
+    for recording in sorted((ROOT / "fixtures" / "plan-recorded").glob("*/terraform-plan.json")):
+        data = json.loads(recording.read_text())
+        found[f"plan-recorded/{recording.parent.name}"] = {
+            d["summary"] for key in ("errors", "warnings") for d in data.get(key) or []
+        }
     return found
 
 
@@ -58,6 +71,8 @@ def main():
     recorded.update(summaries(ROOT / "fixtures" / "validate-providers"))
     waiting = pending() | pending("validate-providers")
     written = summaries(ROOT / "fixtures" / "check")
+    # Plan-time rows are proved by plan recordings only (tests/plan_recorded.rs).
+    planned = plan_summaries()
     rows = []
     for line in INVENTORY.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
@@ -94,10 +109,14 @@ def main():
             rx = pattern(summary)
             proved = sorted(
                 name
-                for name, found in recorded.items()
+                for name, found in (planned if phase == "plan" else recorded).items()
                 if name not in waiting and any(rx.match(s) for s in found)
             )
-            shown = sorted(name for name, found in written.items() if any(rx.match(s) for s in found))
+            shown = sorted(
+                name
+                for name, found in (written if phase != "plan" else {}).items()
+                if any(rx.match(s) for s in found)
+            )
             if proved:
                 status = "recorded: " + ", ".join(f"`{p}`" for p in proved)
                 counts["recorded"] += 1
