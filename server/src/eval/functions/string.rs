@@ -3,7 +3,7 @@
 
 use regex::Regex;
 
-use super::patterns::compile;
+use super::patterns::{compile, Pattern};
 use super::{element_limit, elements, integer, size_limit, text, Function, Outcome};
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::Value;
@@ -155,7 +155,7 @@ fn join(a: &[Value], _: &Evaluator) -> Outcome {
 }
 
 /// A pattern written `/.../` in `replace`, as a regular expression.
-fn slashed_regex(pattern: &str, ev: &Evaluator) -> Option<Result<Regex, String>> {
+fn slashed_regex(pattern: &str, ev: &Evaluator) -> Option<Result<Pattern, String>> {
     let inner = pattern.strip_prefix('/')?.strip_suffix('/')?;
     Some(compile(inner, ev))
 }
@@ -167,11 +167,13 @@ fn replace(a: &[Value], ev: &Evaluator) -> Outcome {
     let mut out = String::new();
     let mut last = 0;
     match slashed_regex(&pattern, ev) {
-        Some(re) => {
+        Some(pattern) => {
+            let pattern = pattern?;
+            pattern.charge_search(&s, ev)?;
             // Terraform's `$1` references are Go's, which Rust's `${1}` spells the same way
             // for the forms people write.
             let references = with.matches('$').count();
-            for caps in re?.captures_iter(&s) {
+            for caps in pattern.regex.captures_iter(&s) {
                 let Some(m) = caps.get(0) else { continue };
                 // Each `$n` expands to at most the match: bound the expansion first.
                 size_limit(
@@ -232,21 +234,25 @@ fn captures_value(re: &Regex, caps: &regex::Captures) -> Value {
 }
 
 fn regex_match(a: &[Value], ev: &Evaluator) -> Outcome {
-    let re = compile(&text(a, 0)?, ev)?;
+    let pattern = compile(&text(a, 0)?, ev)?;
     let s = text(a, 1)?;
+    pattern.charge_search(&s, ev)?;
+    let re = &pattern.regex;
     re.captures(&s)
-        .map(|c| captures_value(&re, &c))
+        .map(|c| captures_value(re, &c))
         .ok_or_else(|| "pattern did not match any part of the given string".into())
 }
 
 fn regex_all(a: &[Value], ev: &Evaluator) -> Outcome {
-    let re = compile(&text(a, 0)?, ev)?;
+    let pattern = compile(&text(a, 0)?, ev)?;
     let s = text(a, 1)?;
+    pattern.charge_search(&s, ev)?;
+    let re = &pattern.regex;
     let mut matches = Vec::new();
     for c in re.captures_iter(&s) {
         // An empty pattern matches at every character: bounded as it grows.
         element_limit(matches.len() + 1)?;
-        matches.push(captures_value(&re, &c));
+        matches.push(captures_value(re, &c));
     }
     Ok(Value::List(matches.into()))
 }

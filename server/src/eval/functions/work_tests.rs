@@ -128,6 +128,67 @@ fn compiling_a_regular_expression_counts_its_states() {
     assert!(limited(&result), "{result}");
     // An invalid pattern keeps the regex crate's error.
     assert!(eval("regex(\"(\", \"\")").contains("invalid regular expression"));
+    // A pattern of megabytes is refused before it is parsed, one state a byte.
+    let result = eval("regex(format(\"%1048576s\", \"\"), \"\")");
+    assert!(limited(&result), "{result}");
+}
+
+#[test]
+fn searching_counts_the_pattern_s_positions_times_the_string_s_bytes() {
+    const SPACES: &str = "format(\"%1048576s\", \"\")";
+    // Making the 1 MiB string is 16,384 steps; searching it for one position is 262,144
+    // (four bytes a step), whether the function is regex, regexall or replace (whose
+    // result, 1 MiB again, `try` reads and copies: twice 16,384 more).
+    for f in [
+        "regex(\"x\", S)",
+        "regexall(\"x\", S)",
+        "replace(S, \"/x/\", \"\")",
+    ] {
+        let src = f.replace('S', SPACES);
+        let result = if f.starts_with("replace") {
+            2 * 16_384
+        } else {
+            0
+        };
+        let low = 16_384 + 262_144 + result;
+        costs(&format!("try({src}, \"\")"), None, low, low + 1_000);
+    }
+    // A capture group is two positions more, and its slots weigh on every position.
+    let low = 16_384 + 3 * 262_144 * 17 / 16;
+    costs(
+        &format!("regexall(\"(x)\", {SPACES})"),
+        None,
+        low,
+        low + 1_000,
+    );
+    // An ordinary search of a long string holds in the budget: 262,144 words of 1 MiB.
+    let words = "replace(format(\"%1048576s\", \"\"), \"    \", \"abc \")";
+    assert_eq!(
+        eval(&format!("length(regexall(\"[a-z]+\", {words}))")),
+        "262144"
+    );
+    // A hostile one ends with the budget's error before searching: a short pattern of
+    // 4,097 positions against 16 KiB (0.6 s in a release build, 11.6 ns per position
+    // and byte), a 64 KiB pattern against itself (7 s), 256 groups against 4 KiB.
+    let a = |n: u32| format!("replace(format(\"%{n}s\", \"\"), \" \", \"a\")");
+    for src in [
+        format!("regex(\"(?:a+){{4096}}|\", {})", a(16_384)),
+        format!("regexall({}, {})", a(65_536), a(65_536)),
+        format!(
+            "regexall(join(\"\", [for i in range(256) : \"(a*)\"]), {})",
+            a(4_096)
+        ),
+        format!("try(regex(\"(?:a+){{4096}}|\", {}), \"\")", a(16_384)),
+    ] {
+        let result = eval(&src);
+        assert!(limited(&result), "{src}: {result}");
+    }
+    // Without the groups, the same search is 256 positions: 262,144 steps.
+    let src = format!(
+        "length(regexall(join(\"\", [for i in range(256) : \"(?:a*)\"]), {}))",
+        a(4_096)
+    );
+    assert_eq!(eval(&src), "1");
 }
 
 #[test]
