@@ -386,15 +386,15 @@ impl Evaluator<'_> {
             JsonKind::Null => Value::Null,
             JsonKind::Bool(b) => Value::Bool(*b),
             JsonKind::Number(n) => Value::Number(n.parse().unwrap_or(0.0)),
-            JsonKind::String(s) => match json_string_template(value)
-                .filter(|_| self.scope.json_templates())
-            {
-                Some(template) => self.expr(&template)?,
-                None => {
-                    self.work.take(bytes(s.len()), value.span)?;
-                    Value::String(s.to_string())
+            JsonKind::String(s) => {
+                match json_string_template(value).filter(|_| self.scope.json_templates()) {
+                    Some(template) => self.expr(&template)?,
+                    None => {
+                        self.work.take(bytes(s.len()), value.span)?;
+                        Value::String(s.to_string())
+                    }
                 }
-            },
+            }
             JsonKind::Array(items) => Value::Tuple(
                 items
                     .iter()
