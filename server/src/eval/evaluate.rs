@@ -319,13 +319,15 @@ impl Evaluator<'_> {
                 let b = self.expr(&operands[1]);
                 let (b, b_marks) = self.go_on(b)?.unmark_deep();
                 // So do `And` and `Or`; the other operators keep the marks.
+                let spans = [operands[0].span, operands[1].span];
+                self.keep_left_operand(op, &a, &b, spans)?;
                 let short_circuit = matches!(&**op, "&&" | "||") && !(a.is_known() && b.is_known());
                 let marks = if short_circuit {
                     Marks::NONE
                 } else {
                     a_marks | b_marks
                 };
-                binary(op, a, b, [operands[0].span, operands[1].span], span).map(|r| r.mark(marks))
+                binary(op, a, b, spans, span).map(|r| r.mark(marks))
             }
             ExprKind::Parens(inner) => self.expr(inner),
             ExprKind::For(f) => self.for_expr(f, span),

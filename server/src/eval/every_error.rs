@@ -2,7 +2,8 @@
 //! expression's diagnostics (Terraform does for a `.tfvars` value and a `-var` value).
 //! HCL evaluates every element of a tuple, every key and value of an object, both
 //! operands of an operator, every interpolation of a template, the collection and key of
-//! an index and every element of a `for` expression, keeping their errors and going on
+//! an index and every element of a `for` expression, keeping their errors (and both
+//! operands' when neither suits the operator) and going on
 //! with an unknown value (its `DynamicVal`) in place of what failed; a conditional keeps
 //! its condition's errors and those of the result it takes, none of the other result's
 //! (nor either's when the condition is unknown). Plain `evaluate` stops at the first
@@ -11,8 +12,9 @@
 //! evaluation may call a function).
 
 use super::evaluate::{evaluate_keeping, EvalError, Evaluator, Scope};
+use super::operations::unsuitable_operands;
 use super::value::Value;
-use crate::syntax::Expr;
+use crate::syntax::{Expr, Span};
 
 /// Evaluates `expr` in `scope`, reporting every error HCL reports for it, in the order
 /// HCL finds them (at least one when it fails).
@@ -39,6 +41,27 @@ impl Evaluator<'_> {
                 Ok(Value::Unknown)
             }
             (result, _) => result,
+        }
+    }
+
+    /// When every error is kept and neither operand of `op` suits it: the left one's
+    /// error kept, the right one's returned (HCL reports both; `binary` the first).
+    pub(super) fn keep_left_operand(
+        &mut self,
+        op: &str,
+        a: &Value,
+        b: &Value,
+        spans: [Span; 2],
+    ) -> Result<(), EvalError> {
+        let Some(kept) = self.kept.as_deref_mut() else {
+            return Ok(());
+        };
+        match <[EvalError; 2]>::try_from(unsuitable_operands(op, a, b, spans)) {
+            Ok([left, right]) => {
+                kept.push(left);
+                Err(right)
+            }
+            Err(_) => Ok(()),
         }
     }
 
@@ -74,7 +97,7 @@ impl Evaluator<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::{parse, Span, Syntax};
+    use crate::syntax::{parse, Syntax};
 
     /// HCL without a context: no name, no function.
     struct Nothing;
@@ -141,6 +164,10 @@ mod tests {
         assert_eq!(
             errors("var.m + local.n"),
             found(&[("Variables", "var"), ("Variables", "local")])
+        );
+        assert_eq!(
+            errors(r#""a" + "b""#),
+            found(&[("Invalid", r#""a""#), ("Invalid", r#""b""#)])
         );
         assert_eq!(
             errors(r#"[var.l][upper("i")]"#),
