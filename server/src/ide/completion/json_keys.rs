@@ -140,9 +140,8 @@ fn unfold(scope: &Scope, path: &[String]) -> Unfolded {
 
 /// The context in the value of `attribute` at `cursor`, in a JSON string whose text
 /// starts at `start`: the string read as the native syntax's quoted template up to the
-/// cursor. Only a place in a `${ }` or `%{ }` sequence is one (the rest is text); `None`
-/// elsewhere, and where the string has an escape before the cursor (its offsets would
-/// not be the text's).
+/// cursor, its escapes read (`\"` is a quote there). Only a place in a `${ }` or `%{ }`
+/// sequence is one (the rest is text); `None` elsewhere.
 fn template_context(
     text: &str,
     start: usize,
@@ -151,10 +150,7 @@ fn template_context(
     blocks: Vec<BlockFrame>,
 ) -> Option<Context> {
     const HEAD: &str = "a = \"";
-    let typed = text.get(start..cursor)?;
-    if typed.contains('\\') {
-        return None;
-    }
+    let (typed, offsets) = unescaped(text.get(start..cursor)?)?;
     let native = format!("{HEAD}{typed}");
     let file = crate::syntax::parse(&native, crate::syntax::Syntax::Native, None);
     let ctx = super::context::context_at(&native, &file, native.len());
@@ -164,7 +160,11 @@ fn template_context(
     if !place.in_template {
         return None;
     }
-    let at = |o: usize| Some(o.checked_sub(HEAD.len())? + start);
+    // An offset of `native` as one of `text`: each character at its escape's start.
+    let at = |o: usize| {
+        let o = o.checked_sub(HEAD.len())?;
+        Some(start + offsets.get(o).copied().unwrap_or(cursor - start))
+    };
     let place = ValuePlace {
         call: place.call.and_then(|c| {
             Some(Call {
@@ -182,6 +182,36 @@ fn template_context(
         },
         prefix: at(ctx.prefix.start)?..at(ctx.prefix.end)?,
     })
+}
+
+/// A JSON string's text (without its quotes) unescaped, with the offset in `raw` of each
+/// byte of the result; `None` when it ends inside an escape or has an invalid one.
+fn unescaped(raw: &str) -> Option<(String, Vec<usize>)> {
+    let mut out = String::with_capacity(raw.len());
+    let mut offsets = Vec::with_capacity(raw.len());
+    let mut chars = raw.char_indices();
+    while let Some((i, c)) = chars.next() {
+        let c = match c {
+            '\\' => match chars.next()?.1 {
+                'n' => '\n',
+                't' => '\t',
+                'r' => '\r',
+                'b' => '\u{8}',
+                'f' => '\u{c}',
+                'u' => {
+                    let hex: String = (0..4)
+                        .map(|_| chars.next().map(|(_, h)| h))
+                        .collect::<Option<_>>()?;
+                    char::from_u32(u32::from_str_radix(&hex, 16).ok()?).unwrap_or('\u{fffd}')
+                }
+                other => other,
+            },
+            c => c,
+        };
+        out.push(c);
+        offsets.extend(std::iter::repeat_n(i, c.len_utf8()));
+    }
+    Some((out, offsets))
 }
 
 /// The keys written before `cursor` in the JSON `text`'s outermost object, when a key

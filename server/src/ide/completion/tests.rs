@@ -214,6 +214,9 @@ fn json_string_templates_complete_references_and_functions() {
     assert_eq!(in_json("\"${var.|\""), ["region", "size"]);
     assert_eq!(in_json("\"a-${var.re|}\""), ["region"]);
     assert_eq!(in_json("[\"x\", \"${up|\"]"), ["upper"]);
+    // Escapes read as the JSON syntax reads them: `\"` is a quote of the template.
+    assert_eq!(in_json("\"${join(\\\",\\\", [var.s|\""), ["size"]);
+    assert_eq!(in_json("\"\\u0041${var.r|\""), ["region"]);
     assert_eq!(in_json("{\"k\": \"%{ if var.s| }\"}"), ["size"]);
     has(&in_json("\"${|\""), &["var", "local", "upper", "count"]);
     // A string's text, and a variables file's strings, are no templates.
