@@ -233,7 +233,10 @@ pub fn suggest(
     items.retain(|i| i.label.to_lowercase().starts_with(&typed));
     for item in &mut items {
         item.range = ctx.prefix.clone();
-        if json && !matches!(ctx.position, Position::Value { .. }) {
+        if json && matches!(ctx.position, Position::Value { .. }) {
+            // Inside a JSON string: a quote the item writes is escaped.
+            item.insert.text = item.insert.text.replace('"', "\\\"");
+        } else if json {
             // A property name: the name alone inside its quotes, else quoted.
             let quoted = matches!(ctx.position, Position::Label { quoted: true, .. })
                 || text.get(ctx.prefix.start.saturating_sub(1)..ctx.prefix.start) == Some("\"");
