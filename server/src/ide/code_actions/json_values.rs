@@ -20,12 +20,21 @@ pub(super) fn value_in(source: &SourceFile, attr: &Attribute, target: Syntax) ->
     }
 }
 
-/// A native expression (`text` as written) as a JSON value.
+/// A native expression (`text` as written) as a JSON value: a quoted template without
+/// escapes is the same template in a JSON string.
 fn json(expr: &Expr, kind: &ExprKind, text: &str) -> String {
-    match literal(kind).then(|| crate::eval::constant(expr)).flatten() {
-        Some(value) => escaped(value).to_string(),
-        None => serde_json::Value::from(format!("${{{text}}}")).to_string(),
+    if let Some(value) = literal(kind).then(|| crate::eval::constant(expr)).flatten() {
+        return escaped(value).to_string();
     }
+    let template = text
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .filter(|t| matches!(kind, ExprKind::Template(_)) && !t.contains(['\\', '\n']));
+    let string = match template {
+        Some(inner) => inner.to_string(),
+        None => format!("${{{text}}}"),
+    };
+    serde_json::Value::from(string).to_string()
 }
 
 /// Whether a native expression is written as a literal: no reference, call or operator.
@@ -120,9 +129,10 @@ mod tests {
         assert_eq!(of("[1, true, null]").as_deref(), Some("[1,true,null]"));
         assert_eq!(of("\"$${x}\"").as_deref(), Some("\"$${x}\""));
         assert_eq!(of("var.a + 1").as_deref(), Some("\"${var.a + 1}\""));
+        assert_eq!(of("\"a-${var.b}\"").as_deref(), Some("\"a-${var.b}\""));
         assert_eq!(
-            of("\"a-${var.b}\"").as_deref(),
-            Some("\"${\\\"a-${var.b}\\\"}\"")
+            of("\"a\\\"${var.b}\"").as_deref(),
+            Some("\"${\\\"a\\\\\\\"${var.b}\\\"}\"")
         );
     }
 
