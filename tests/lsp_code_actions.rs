@@ -539,7 +539,177 @@ fn in_a_json_file_names_are_renamed_in_their_strings_and_arguments_added_as_prop
         fixed["module"]["child"],
         json!({ "source": "./child", "name": "", "size": 0 })
     );
-    // A JSON string's template is not read for the type its use implies.
-    assert_eq!(s.text("variables.tf"), "variable \"prefix\" {}\n");
+    // A JSON string's template is read for the type its use implies.
+    assert_eq!(
+        s.text("variables.tf"),
+        "variable \"prefix\" {\n  type = string\n}\n"
+    );
+    assert_eq!(s.messages(), Vec::<String>::new());
+}
+
+#[test]
+fn in_a_json_module_an_undeclared_variable_is_declared_in_json_with_its_type() {
+    let main = r#"{
+  "resource": {
+    "terraform_data": {
+      "a": {
+        "count": "${var.instances}",
+        "input": ["${var.anything}"]
+      }
+    }
+  },
+  "output": {
+    "name": {"value": "${var.prefix}-a"},
+    "enabled": {"value": "${var.on ? 1 : 0}"}
+  }
+}
+"#;
+    let mut s = Session::open(&[("main.tf.json", main)]);
+    for name in ["instances", "prefix", "on", "anything"] {
+        s.apply_fix(
+            "main.tf.json",
+            &format!("\"{name}\" has not been declared"),
+            &format!("Declare the variable \"{name}\" in main.tf.json"),
+        );
+    }
+    let fixed: Value = serde_json::from_str(s.text("main.tf.json")).expect("valid JSON");
+    // Terraform reads a JSON `type` string as the type expression.
+    assert_eq!(
+        fixed["variable"],
+        json!({
+            "instances": { "type": "number" },
+            "prefix": { "type": "string" },
+            "on": { "type": "bool" },
+            "anything": {}
+        })
+    );
+    assert_eq!(s.messages(), Vec::<String>::new());
+}
+
+#[test]
+fn an_overrides_depends_on_moves_into_the_base_block_across_syntaxes() {
+    let main = "resource \"terraform_data\" \"a\" {}\n\nresource \"terraform_data\" \"b\" {}\n";
+    let json_main = r#"{
+  "resource": {
+    "terraform_data": {
+      "c": {},
+      "d": {"depends_on": ["terraform_data.a"]}
+    }
+  }
+}
+"#;
+    // A JSON override of a native block, and of JSON blocks (one with a list already).
+    let json_override = r#"{
+  "resource": {
+    "terraform_data": {
+      "a": {"input": 1, "depends_on": ["terraform_data.b"]},
+      "c": {"depends_on": ["terraform_data.a", "terraform_data.b"]}
+    }
+  }
+}
+"#;
+    // A native override of a JSON block.
+    let native_override =
+        "resource \"terraform_data\" \"d\" {\n  depends_on = [terraform_data.b]\n}\n";
+    let mut s = Session::open(&[
+        ("main.tf", main),
+        ("other.tf.json", json_main),
+        ("override.tf.json", json_override),
+        ("d_override.tf", native_override),
+    ]);
+    s.apply_fix(
+        "override.tf.json",
+        "Unsupported override",
+        "Move depends_on into the base block in main.tf",
+    );
+    s.apply_fix(
+        "override.tf.json",
+        "Unsupported override",
+        "Move depends_on into the base block in other.tf.json",
+    );
+    s.apply_fix(
+        "d_override.tf",
+        "Unsupported override",
+        "Move depends_on into the base block in other.tf.json",
+    );
+    assert_eq!(
+        s.text("main.tf"),
+        "resource \"terraform_data\" \"a\" {\n  depends_on = [terraform_data.b]\n}\n\nresource \"terraform_data\" \"b\" {}\n"
+    );
+    assert_eq!(
+        s.text("override.tf.json"),
+        "{\n  \"resource\": {\n    \"terraform_data\": {\n      \"a\": {\"input\": 1},\n      \"c\": {}\n    }\n  }\n}\n"
+    );
+    let other: Value = serde_json::from_str(s.text("other.tf.json")).expect("valid JSON");
+    assert_eq!(
+        other["resource"]["terraform_data"],
+        json!({
+            "c": { "depends_on": ["terraform_data.a", "terraform_data.b"] },
+            "d": { "depends_on": ["terraform_data.a", "terraform_data.b"] }
+        })
+    );
+    assert_eq!(
+        s.text("d_override.tf"),
+        "resource \"terraform_data\" \"d\" {\n}\n"
+    );
+    assert_eq!(s.messages(), Vec::<String>::new());
+}
+
+#[test]
+fn a_json_orphan_override_gets_its_base_declaration_in_either_syntax() {
+    let overriding = r#"{
+  "resource": {"terraform_data": {"x": {"input": 1}}},
+  "variable": {"v": {"default": 2}},
+  "output": {"o": {"value": "${var.v + 1}"}},
+  "locals": {"l": {"k": ["a\"b", "${var.v}"]}}
+}
+"#;
+    // Into a native main file: values become native expressions.
+    let mut s = Session::open(&[
+        ("main.tf", "terraform {}\n"),
+        ("override.tf.json", overriding),
+    ]);
+    for summary in [
+        "Missing resource to override",
+        "Missing base variable declaration to override",
+        "Missing base output definition to override",
+        "Missing base local value definition to override",
+    ] {
+        s.apply_fix(
+            "override.tf.json",
+            summary,
+            "Create the base declaration in main.tf",
+        );
+    }
+    assert_eq!(
+        s.text("main.tf"),
+        "terraform {}\n\nresource \"terraform_data\" \"x\" {}\n\nvariable \"v\" {}\n\noutput \"o\" {\n  value = \"${var.v + 1}\"\n}\n\nlocals {\n  l = { \"k\" = [\"a\\\"b\", \"${var.v}\"] }\n}\n"
+    );
+    assert_eq!(s.messages(), Vec::<String>::new());
+
+    // Into a JSON main file, from a native override: values become JSON values.
+    let native = "output \"o\" {\n  value = var.v + 1\n}\n\nvariable \"v\" {\n  default = 2\n}\n\nmodule \"m\" {\n  source = \"./child\"\n}\n\nlocals {\n  l = \"$${x}\"\n}\n";
+    let mut s = Session::open(&[
+        ("main.tf.json", "{\n  \"variable\": {\"w\": {}}\n}\n"),
+        ("override.tf", native),
+        ("child/main.tf", ""),
+    ]);
+    for summary in [
+        "Missing base output definition to override",
+        "Missing base variable declaration to override",
+        "Missing module call to override",
+        "Missing base local value definition to override",
+    ] {
+        s.apply_fix(
+            "override.tf",
+            summary,
+            "Create the base declaration in main.tf.json",
+        );
+    }
+    let fixed: Value = serde_json::from_str(s.text("main.tf.json")).expect("valid JSON");
+    assert_eq!(fixed["variable"], json!({ "w": {}, "v": {} }));
+    assert_eq!(fixed["output"], json!({ "o": { "value": "${var.v + 1}" } }));
+    assert_eq!(fixed["module"], json!({ "m": { "source": "./child" } }));
+    assert_eq!(fixed["locals"], json!({ "l": "$${x}" }));
     assert_eq!(s.messages(), Vec::<String>::new());
 }

@@ -433,6 +433,35 @@ fn json_property_names_in_an_override_file() {
 }
 
 #[test]
+fn references_functions_and_signature_help_in_a_json_strings_interpolation() {
+    let dir = workspace("completion-json-templates");
+    let (mut client, _) = start(&dir);
+    let marked = "{\"locals\": {\"zone\": \"${var.re|}-a\"}}";
+    let items = complete(&mut client, &dir, "zones.tf.json", marked);
+    let region = item(&items, "region");
+    assert_eq!(region["detail"], "string = \"us-east-1\"");
+    assert_eq!(region["textEdit"]["newText"], "region", "unquoted");
+    assert_eq!(
+        region["textEdit"]["range"],
+        json!({ "start": { "line": 0, "character": 27 }, "end": { "line": 0, "character": 29 } })
+    );
+    let marked = "{\"locals\": {\"zone\": \"${jo|\"}}";
+    let items = complete(&mut client, &dir, "zones.tf.json", marked);
+    assert_eq!(labels(&items), ["join"]);
+    let help = ask(
+        &mut client,
+        &dir,
+        "zones.tf.json",
+        "{\"locals\": {\"zone\": \"${join(\\\"-\\\", [var.region], |\"}}",
+        "textDocument/signatureHelp",
+    );
+    assert_eq!(help["activeParameter"], 1, "{help}");
+    // The string's text is no expression.
+    let marked = "{\"locals\": {\"zone\": \"var.re|\"}}";
+    assert!(complete(&mut client, &dir, "zones.tf.json", marked).is_empty());
+}
+
+#[test]
 fn depends_on_and_replace_triggered_by_offer_only_what_they_take() {
     let dir = workspace("completion-restricted");
     let (mut client, _) = start(&dir);

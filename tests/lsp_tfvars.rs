@@ -160,9 +160,22 @@ fn function_calls_and_blocks_are_reported_as_terraform_plan_reports_them() {
     assert_eq!(published(&mut client, &u, 3, calls), [error(0, 11, 20)]);
     let calls = "names = [upper(\"a\")]\nreplicas = 1\n";
     assert_eq!(published(&mut client, &u, 4, calls), [error(0, 9, 19)]);
+    // Every error of a value: each element is evaluated, and a failed condition takes
+    // neither result (fixtures/plan-recorded/variable-file-every-error).
+    let calls = "names = [upper(\"a\"), lower(\"b\")]\nreplicas = var.c ? max(1, 2) : 0\n";
+    let variables = (
+        "Variables not allowed\n\nVariables may not be used here.".to_string(),
+        1,
+        position(1, 11),
+        position(1, 14),
+    );
+    assert_eq!(
+        published(&mut client, &u, 5, calls),
+        [error(0, 9, 19), error(0, 21, 31), variables]
+    );
     // Every `variable "NAME"` block, at its type; no value of the file is read.
     let blocks = "replicas = \"x\"\n\nvariable \"names\" {\n  default = []\n}\n\nlocals {}\n";
-    let found = published(&mut client, &u, 5, blocks);
+    let found = published(&mut client, &u, 6, blocks);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(
         found[0],
@@ -176,7 +189,7 @@ fn function_calls_and_blocks_are_reported_as_terraform_plan_reports_them() {
     // Otherwise HCL's reading of the file as arguments names its first block only.
     let blocks = "replicas = 1\nother {\n}\nvariable {}\n";
     assert_eq!(
-        published(&mut client, &u, 6, blocks),
+        published(&mut client, &u, 7, blocks),
         [(
             "Unexpected \"other\" block\n\nBlocks are not allowed here.".to_string(),
             1,

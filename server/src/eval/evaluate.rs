@@ -97,10 +97,26 @@ pub trait Scope {
     fn functions_allowed(&self) -> bool {
         true
     }
+
+    /// Whether a string of the JSON syntax is a template: HCL reads it as one only when
+    /// it evaluates with a context; without one (a `.tfvars.json` file) it is the text.
+    fn json_templates(&self) -> bool {
+        true
+    }
 }
 
 /// Evaluates `expr` in `scope`, within the evaluation budget (see `budget`).
 pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Result<Value, EvalError> {
+    evaluate_keeping(expr, scope, None)
+}
+
+/// [`evaluate`], keeping in `kept` (when given) every error HCL goes on after, as
+/// `Evaluator::go_on` says.
+pub(super) fn evaluate_keeping(
+    expr: &Expr,
+    scope: &dyn Scope,
+    kept: Option<&mut Vec<EvalError>>,
+) -> Result<Value, EvalError> {
     let budget = scope.budget();
     if budget.is_some_and(Budget::is_spent) {
         return Err(Budget::spent_error(expr.span));
@@ -112,6 +128,7 @@ pub fn evaluate(expr: &Expr, scope: &dyn Scope) -> Result<Value, EvalError> {
         bindings: Vec::new(),
         work,
         call: expr.span,
+        kept,
     };
     let result = evaluator.expr(expr);
     if let Some(budget) = budget {
@@ -129,6 +146,9 @@ pub(super) struct Evaluator<'a> {
     pub(super) work: Steps,
     /// The innermost function call being evaluated.
     pub(super) call: Span,
+    /// The errors kept so far when the caller reports every error of the expression
+    /// (`every_error.rs`); `None` when evaluation stops at the first.
+    pub(super) kept: Option<&'a mut Vec<EvalError>>,
 }
 
 impl Evaluator<'_> {
@@ -175,6 +195,7 @@ impl Evaluator<'_> {
             bindings: vars,
             work: self.work.nested(),
             call: self.call,
+            kept: None,
         };
         let result = nested.template(parts);
         self.work.settle(&nested.work);
@@ -212,7 +233,8 @@ impl Evaluator<'_> {
             ExprKind::Traversal { root, steps } => match &root.kind {
                 ExprKind::Variable(id) => self.traversal_from_name(&id.name, steps, span),
                 _ => {
-                    let value = self.expr(root)?;
+                    let value = self.expr(root);
+                    let value = self.go_on(value)?;
                     self.steps(value, steps)
                 }
             },
@@ -239,7 +261,10 @@ impl Evaluator<'_> {
             ExprKind::Tuple(items) => Ok(Value::Tuple(
                 items
                     .iter()
-                    .map(|i| self.expr(i))
+                    .map(|i| {
+                        let item = self.expr(i);
+                        self.go_on(item)
+                    })
                     .collect::<Result<_, _>>()?,
             )),
             ExprKind::Object(items) => {
@@ -250,11 +275,15 @@ impl Evaluator<'_> {
                 for (k, v) in items {
                     let key = match &k.kind {
                         ExprKind::Variable(id) => Value::String(id.name.to_string()),
-                        _ => self.expr(k)?,
+                        _ => {
+                            let key = self.expr(k);
+                            self.go_on(key)?
+                        }
                     };
                     let (key, key_marks) = key.unmark_deep();
                     marks |= key_marks;
-                    let value = self.expr(v)?;
+                    let value = self.expr(v);
+                    let value = self.go_on(value)?;
                     match key {
                         key if !key.is_known() => unknown_key = true,
                         key => {
@@ -285,16 +314,20 @@ impl Evaluator<'_> {
                 unary(op, v, expr.span, span).map(|r| r.mark(marks))
             }
             ExprKind::Binary { op, operands } => {
-                let (a, a_marks) = self.expr(&operands[0])?.unmark_deep();
-                let (b, b_marks) = self.expr(&operands[1])?.unmark_deep();
+                let a = self.expr(&operands[0]);
+                let (a, a_marks) = self.go_on(a)?.unmark_deep();
+                let b = self.expr(&operands[1]);
+                let (b, b_marks) = self.go_on(b)?.unmark_deep();
                 // So do `And` and `Or`; the other operators keep the marks.
+                let spans = [operands[0].span, operands[1].span];
+                self.keep_left_operand(op, &a, &b, spans)?;
                 let short_circuit = matches!(&**op, "&&" | "||") && !(a.is_known() && b.is_known());
                 let marks = if short_circuit {
                     Marks::NONE
                 } else {
                     a_marks | b_marks
                 };
-                binary(op, a, b, [operands[0].span, operands[1].span], span).map(|r| r.mark(marks))
+                binary(op, a, b, spans, span).map(|r| r.mark(marks))
             }
             ExprKind::Parens(inner) => self.expr(inner),
             ExprKind::For(f) => self.for_expr(f, span),
@@ -308,7 +341,9 @@ impl Evaluator<'_> {
     /// condition is unknown.
     fn conditional(&mut self, parts: &[Expr; 3]) -> Result<Value, EvalError> {
         let when_true = self.expr(&parts[1]);
+        let (when_true, true_errors) = self.set_aside(when_true);
         let when_false = self.expr(&parts[2]);
+        let (when_false, false_errors) = self.set_aside(when_false);
         if let (Ok(t), Ok(f)) = (&when_true, &when_false) {
             if let Some(why) = inconsistent_results(&t.ty(), &f.ty()) {
                 return Err(EvalError::new(
@@ -320,7 +355,8 @@ impl Evaluator<'_> {
                 ));
             }
         }
-        let (condition, marks) = self.expr(&parts[0])?.unmark_deep();
+        let condition = self.expr(&parts[0]);
+        let (condition, marks) = self.go_on(condition)?.unmark_deep();
         if condition.is_null() {
             return Err(EvalError::new(
                 "Null condition",
@@ -336,8 +372,8 @@ impl Evaluator<'_> {
             });
         }
         match condition.to_bool() {
-            Some(true) => when_true.map(|v| v.mark(marks)),
-            Some(false) => when_false.map(|v| v.mark(marks)),
+            Some(true) => self.taken(true_errors, when_true).map(|v| v.mark(marks)),
+            Some(false) => self.taken(false_errors, when_false).map(|v| v.mark(marks)),
             None => Err(EvalError::new(
                 "Incorrect condition type",
                 "The condition expression must be of type bool.",
@@ -352,13 +388,15 @@ impl Evaluator<'_> {
             JsonKind::Null => Value::Null,
             JsonKind::Bool(b) => Value::Bool(*b),
             JsonKind::Number(n) => Value::Number(n.parse().unwrap_or(0.0)),
-            JsonKind::String(s) => match json_string_template(value) {
-                Some(template) => self.expr(&template)?,
-                None => {
-                    self.work.take(bytes(s.len()), value.span)?;
-                    Value::String(s.to_string())
+            JsonKind::String(s) => {
+                match json_string_template(value).filter(|_| self.scope.json_templates()) {
+                    Some(template) => self.expr(&template)?,
+                    None => {
+                        self.work.take(bytes(s.len()), value.span)?;
+                        Value::String(s.to_string())
+                    }
                 }
-            },
+            }
             JsonKind::Array(items) => Value::Tuple(
                 items
                     .iter()
@@ -414,7 +452,8 @@ impl Evaluator<'_> {
                     get_attr(value, &id.name, step)?.mark(marks)
                 }
                 TraversalStep::Index(e) => {
-                    let (key, key_marks) = self.expr(e)?.unmark_deep();
+                    let key = self.expr(e);
+                    let (key, key_marks) = self.go_on(key)?.unmark_deep();
                     let step = Span::new(
                         e.span.start.saturating_sub(1) as usize,
                         e.span.end as usize + 1,
@@ -509,7 +548,8 @@ impl Evaluator<'_> {
     ) -> Result<Marks, EvalError> {
         let mut marks = Marks::NONE;
         if let Some(condition) = &f.condition {
-            let (c, condition_marks) = self.expr(condition)?.unmark_deep();
+            let c = self.expr(condition);
+            let (c, condition_marks) = self.go_on(c)?.unmark_deep();
             marks = condition_marks;
             match c {
                 c if !c.is_known() => {
@@ -529,12 +569,14 @@ impl Evaluator<'_> {
                 },
             }
         }
-        let value = self.expr(&f.value)?;
+        let value = self.expr(&f.value);
+        let value = self.go_on(value)?;
         let Some(key_expr) = &f.key else {
             tuple.push(value);
             return Ok(marks);
         };
-        let (key, key_marks) = self.expr(key_expr)?.unmark_deep();
+        let key = self.expr(key_expr);
+        let (key, key_marks) = self.go_on(key)?.unmark_deep();
         marks |= key_marks;
         let key = match key {
             k if !k.is_known() => {
@@ -616,7 +658,8 @@ impl Evaluator<'_> {
         match part {
             TemplatePart::Literal(s) => out.push_str(s),
             TemplatePart::Interpolation(e) => {
-                let (v, value_marks) = self.expr(e)?.unmark_deep();
+                let v = self.expr(e);
+                let (v, value_marks) = self.go_on(v)?.unmark_deep();
                 *marks |= value_marks;
                 if v.is_null() {
                     return Err(EvalError::new(

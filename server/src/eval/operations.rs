@@ -171,6 +171,27 @@ pub(super) fn index(value: Value, key: &Value, span: Span) -> Result<Value, Eval
     }
 }
 
+/// Each operand of the binary operator `op` that does not convert to the type it takes
+/// (`Invalid operand`), the left first: HCL converts both and reports each.
+pub(super) fn unsuitable_operands(
+    op: &str,
+    a: &Value,
+    b: &Value,
+    spans: [Span; 2],
+) -> Vec<EvalError> {
+    if matches!(op, "==" | "!=") {
+        return Vec::new();
+    }
+    let wanted = match op {
+        "&&" | "||" => Type::Bool,
+        _ => Type::Number,
+    };
+    [(a, "left", spans[0]), (b, "right", spans[1])]
+        .into_iter()
+        .filter_map(|(v, which, span)| operand(v, &wanted, which, span).err())
+        .collect()
+}
+
 /// An operand converted to the type the operation takes: `Invalid operand` at the
 /// operand when it does not convert.
 fn operand(value: &Value, wanted: &Type, which: &str, span: Span) -> Result<(), EvalError> {
@@ -229,9 +250,9 @@ pub(super) fn binary(
         });
     }
     let logical = matches!(op, "&&" | "||");
-    let wanted = if logical { Type::Bool } else { Type::Number };
-    operand(&a, &wanted, "left", spans[0])?;
-    operand(&b, &wanted, "right", spans[1])?;
+    if let Some(first) = unsuitable_operands(op, &a, &b, spans).into_iter().next() {
+        return Err(first);
+    }
     if a.is_null() || b.is_null() {
         return Err(null_operand(span));
     }

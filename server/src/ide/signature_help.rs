@@ -2,14 +2,14 @@
 //! cursor is among (a built-in function from the recorded library, or a provider-defined
 //! one from its provider's schema), with the parameter the cursor's argument fills.
 //! The call is found by the completion context's walk over the tokens before the
-//! cursor, so that it works while the call is still unclosed.
+//! cursor, so that it works while the call is still unclosed; in a `.tf.json` file, in a
+//! string's `${ }`, as completion reads it.
 
 use std::ops::Range;
 use std::path::Path;
 
-use super::completion::{context_at, Position};
+use super::completion::{context_in, Options, Position, Scope};
 use crate::schema::{function, Function, FunctionLookup};
-use crate::syntax::Syntax;
 use crate::workspace::Workspace;
 
 /// One function's signature with the parameter in effect.
@@ -29,10 +29,9 @@ pub struct SignatureHelp {
 /// The signature help at byte `offset` of the file at `path`.
 pub fn signature_help(ws: &Workspace, path: &Path, offset: usize) -> Option<SignatureHelp> {
     let file = ws.file(path)?;
-    if file.syntax.syntax != Syntax::Native {
-        return None;
-    }
-    let ctx = context_at(&file.text, &file.syntax, offset);
+    let offset = offset.min(file.text.len());
+    let scope = Scope::new(ws, path, &file, offset, Options::default());
+    let ctx = context_in(&scope, &file, offset);
     let Position::Value { place, .. } = ctx.position else {
         return None;
     };
@@ -113,8 +112,12 @@ mod tests {
     use std::path::PathBuf;
 
     fn at(text: &str) -> Option<SignatureHelp> {
+        in_file("main.tf", text)
+    }
+
+    fn in_file(name: &str, text: &str) -> Option<SignatureHelp> {
         let ws = Workspace::new();
-        let path = PathBuf::from("/nonexistent-strata-signature/main.tf");
+        let path = PathBuf::from("/nonexistent-strata-signature").join(name);
         let offset = text.find('|').unwrap();
         ws.open_document(&path, &text.replacen('|', "", 1), 1);
         signature_help(&ws, &path, offset)
@@ -141,5 +144,16 @@ mod tests {
         assert_eq!(h.active_parameter, None, "upper takes one argument");
         assert!(at("locals {\n  a = upper(\"x\")|\n}\n").is_none());
         assert!(at("locals {\n  a = nosuch(|)\n}\n").is_none());
+    }
+
+    #[test]
+    fn in_a_json_string_s_interpolation() {
+        let h = in_file(
+            "main.tf.json",
+            "{\"locals\": {\"a\": \"${join(local.s, |\"}}",
+        )
+        .unwrap();
+        assert_eq!(h.active_parameter, Some(1));
+        assert!(in_file("main.tf.json", "{\"locals\": {\"a\": \"join(|\"}}").is_none());
     }
 }

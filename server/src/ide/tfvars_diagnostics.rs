@@ -1,9 +1,9 @@
 //! The problems Terraform reports in a root module's variable definitions file when it
 //! plans with it (`terraform plan` reads `terraform.tfvars` and `*.auto.tfvars` itself,
 //! others with `-var-file`; `validate` reads none): a value for a variable the module
-//! does not declare (`Value for undeclared variable`, a warning), a value that refers to
-//! something (`Variables not allowed`) or calls a function (`Function calls not
-//! allowed`), a block (the file holds arguments only: `plan::block_problems`), and a
+//! does not declare (`Value for undeclared variable`, a warning), each part of a value
+//! that refers to something (`Variables not allowed`) or calls a function (`Function
+//! calls not allowed`), every one HCL finds, a block (the file holds arguments only: `plan::block_problems`), and a
 //! value that does not convert to the variable's type (`Invalid value for input
 //! variable`). Terraform gives the undeclared value no place; the editor shows it at
 //! the name.
@@ -69,11 +69,11 @@ pub fn diagnostics(ws: &Workspace, path: &Path) -> Vec<Diagnostic> {
                 "Value for undeclared variable",
                 detail,
             )),
-            Definition::Failed {
-                summary,
-                detail,
-                span,
-            } => out.push(at(Severity::Error, span, &summary, detail)),
+            Definition::Failed(errors) => out.extend(
+                errors
+                    .into_iter()
+                    .map(|e| at(Severity::Error, e.span, &e.summary, e.detail)),
+            ),
             Definition::Value { name, value } => {
                 let Some(v) = m.variables.get(&name) else {
                     continue;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::PlanDiagnostic;
 use crate::check::{range_text, root_validations_at_plan};
-use crate::eval::{evaluate, EvalError, Scope, Value};
+use crate::eval::{evaluate_every_error, EvalError, Scope, Value};
 use crate::merge::{MergedModule, Variable};
 use crate::schema::ProviderSchemaSource;
 use crate::syntax::{parse, Span, Syntax};
@@ -80,7 +80,8 @@ impl Source {
 
 /// A scope where nothing may be referenced and no function called: `.tfvars` files and
 /// values given on the command line or in the environment hold values only (HCL
-/// evaluates them without a context, and says so in the same words for all of them).
+/// evaluates them without a context, and says so in the same words for all of them;
+/// a `.tfvars.json` file's strings are then plain text, never templates).
 struct NoReferences;
 
 impl Scope for NoReferences {
@@ -93,6 +94,10 @@ impl Scope for NoReferences {
     }
 
     fn functions_allowed(&self) -> bool {
+        false
+    }
+
+    fn json_templates(&self) -> bool {
         false
     }
 }
@@ -347,17 +352,17 @@ fn raw_value(
         return None;
     }
     let a = file.body.attributes.first()?;
-    match evaluate(&a.expr, &NoReferences) {
+    match evaluate_every_error(&a.expr, &NoReferences) {
         Ok(value) => Some(value.to_json()),
-        Err(e) => {
-            diags.push(PlanDiagnostic {
+        Err(errors) => {
+            diags.extend(errors.into_iter().map(|e| PlanDiagnostic {
                 summary: e.summary,
                 detail: e.detail,
                 place: place(e.span),
                 values: Vec::new(),
                 address: None,
                 function_call: None,
-            });
+            }));
             None
         }
     }
@@ -431,11 +436,11 @@ fn read_file(
                 "Value for undeclared variable",
                 detail,
             )),
-            Definition::Failed {
-                summary,
-                detail,
-                span,
-            } => diags.push(placed(summary, detail, span)),
+            Definition::Failed(errors) => diags.extend(
+                errors
+                    .into_iter()
+                    .map(|e| placed(e.summary, e.detail, e.span)),
+            ),
         }
     }
 }
@@ -457,15 +462,9 @@ pub enum Definition {
         /// Terraform's detail.
         detail: String,
     },
-    /// A value that does not evaluate (it refers to something): Terraform's error.
-    Failed {
-        /// Terraform's summary.
-        summary: String,
-        /// Its detail.
-        detail: String,
-        /// The part of the value at fault.
-        span: Span,
-    },
+    /// A value that does not evaluate (it refers to something, calls a function):
+    /// every error Terraform reports of it, each at the part at fault.
+    Failed(Vec<EvalError>),
 }
 
 /// What Terraform makes of each argument of `body`, a variable definitions file named
@@ -485,16 +484,12 @@ pub fn definitions<'b>(
                     name,
                 }
             } else {
-                match evaluate(&a.expr, &NoReferences) {
+                match evaluate_every_error(&a.expr, &NoReferences) {
                     Ok(v) => Definition::Value {
                         name,
                         value: v.to_json(),
                     },
-                    Err(e) => Definition::Failed {
-                        summary: e.summary,
-                        detail: e.detail,
-                        span: e.span,
-                    },
+                    Err(errors) => Definition::Failed(errors),
                 }
             };
             (&**a, definition)

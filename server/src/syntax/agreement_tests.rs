@@ -72,6 +72,9 @@ fn tf_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 const KNOWN: &[(&str, &str)] = &[
     ("Invalid attribute name", "    condition     = terraform."),
     ("Invalid attribute name", "  input = terraform_data.base."),
+    // The same `.` at a line's end, in the copies mangled once new fixtures shifted the
+    // sequence (fixtures/validate/refs-upstream, `var.` + newline + `nope9`).
+    ("Invalid attribute name", "  input = var."),
     ("Invalid expression", "*].output"),
 ];
 

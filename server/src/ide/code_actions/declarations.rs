@@ -1,14 +1,18 @@
 //! Fixes that add what a diagnostic says is missing: the required arguments a block
 //! leaves out (each with a placeholder of its type; JSON properties in a `.tf.json`
 //! file), and the `variable` block of an undeclared input variable, with a type inferred
-//! from how it is used (in a primary file of the native syntax).
+//! from how it is used (`inferred_types.rs`), in a primary file (a `variable` property
+//! in the JSON syntax, with the type as a string).
 
-use super::{file_name, quoted, writable, Fix, Place};
+use super::inferred_types::inferred_type;
+use super::{file_name, primary_file, quoted, Fix, Place};
 use crate::check::Diagnostic;
 use crate::ide::completion::{context_in, Options, Scope};
-use crate::ide::edits::{append_block, append_to_body, append_to_object, block_at, opening_brace};
+use crate::ide::edits::{
+    append_block, append_json_block, append_to_body, append_to_object, block_at, opening_brace,
+};
 use crate::module::SourceFile;
-use crate::syntax::{Attribute, Body, Expr, ExprKind, Span, TemplatePart};
+use crate::syntax::Syntax;
 
 /// Terraform's summary for an argument a block leaves out.
 const MISSING_ARGUMENT: &str = "Missing required argument";
@@ -91,7 +95,7 @@ fn missing_arguments(place: &Place, index: usize, d: &Diagnostic) -> Option<Fix>
 /// The type of argument `name` of the body inside `blocks`, as a type constraint: its
 /// schema's (the language's or its provider's), or the type of a local child module's
 /// input variable.
-fn argument_type(
+pub(super) fn argument_type(
     scope: &Scope,
     blocks: &[crate::ide::completion::context::BlockFrame],
     name: &str,
@@ -133,18 +137,31 @@ fn placeholder(ty: &str) -> &'static str {
 }
 
 /// `variable "NAME" {}` (with the type its use implies) in the module's file of
-/// variables.
+/// variables; in the JSON syntax, `"variable": {"NAME": {"type": "TYPE"}}` (Terraform
+/// reads the string as the type expression; `"${TYPE}"` is no type to it).
 fn declare_variable(place: &Place, d: &Diagnostic) -> Option<Fix> {
     let name = quoted(&d.detail).into_iter().next()?;
     let target = variables_file(place)?;
     let ty = inferred_type(place, d.span);
-    let block = match &ty {
-        Some(ty) => format!("variable \"{name}\" {{\n  type = {ty}\n}}"),
-        None => format!("variable \"{name}\" {{}}"),
+    let edit = match target.syntax.syntax {
+        Syntax::Native => append_block(
+            target,
+            &match &ty {
+                Some(ty) => format!("variable \"{name}\" {{\n  type = {ty}\n}}"),
+                None => format!("variable \"{name}\" {{}}"),
+            },
+        ),
+        Syntax::Json => {
+            let properties: Vec<String> = ty
+                .iter()
+                .map(|ty| format!("\"type\": {}", serde_json::Value::from(ty.as_str())))
+                .collect();
+            append_json_block(target, "variable", &[name], &properties)?
+        }
     };
     Some(Fix {
         title: format!("Declare the variable \"{name}\" in {}", file_name(target)),
-        edits: vec![append_block(target, &block)],
+        edits: vec![edit],
         safe: false,
         fixes: Vec::new(),
     })
@@ -152,88 +169,30 @@ fn declare_variable(place: &Place, d: &Diagnostic) -> Option<Fix> {
 
 /// Where a new variable goes: `variables.tf`, else the primary file that declares the
 /// module's first variable, else the file of the reference when it is primary, else the
-/// first primary file; never JSON or an override file.
+/// first primary file; a file of the native syntax first, then `variables.tf.json` and
+/// the others in the JSON syntax in the same order. Never an override file.
 fn variables_file<'a>(place: &'a Place) -> Option<&'a SourceFile> {
     let m = &*place.merged;
-    let fit = |i: u32| writable(m, i);
-    let count = m.files.len() as u32;
-    let named = (0..count).find(|&i| fit(i) && m.file_name(i) == "variables.tf");
-    let declaring = m
+    let here = m.file_index(&place.file.path);
+    let declaring: Vec<u32> = m
         .variables
         .values()
         .map(|v| v.provenance.decl.file)
-        .find(|&i| fit(i));
-    let here = m.file_index(&place.file.path).filter(|&i| fit(i));
-    let index = named
-        .or(declaring)
-        .or(here)
-        .or_else(|| (0..count).find(|&i| fit(i)))?;
+        .collect();
+    let index = [
+        (Syntax::Native, "variables.tf"),
+        (Syntax::Json, "variables.tf.json"),
+    ]
+    .into_iter()
+    .find_map(|(syntax, named)| {
+        let fit = |i: &u32| primary_file(m, *i, syntax);
+        let count = m.files.len() as u32;
+        (0..count)
+            .filter(fit)
+            .find(|&i| m.file_name(i) == named)
+            .or_else(|| declaring.iter().copied().find(fit))
+            .or(here.filter(fit))
+            .or_else(|| (0..count).find(fit))
+    })?;
     Some(m.file(index))
-}
-
-/// The type the use of the reference at `span` implies: an argument's whole value has
-/// the argument's type, an interpolation is a string, an operand of arithmetic a number,
-/// of logic or a condition a bool.
-fn inferred_type(place: &Place, span: Span) -> Option<String> {
-    let (attr, ctx_offset) = attribute_at(&place.file.syntax.body, span)?;
-    if attr.expr.span == span {
-        let scope = Scope::new(
-            place.ws,
-            &place.file.path,
-            &place.file,
-            ctx_offset,
-            Options::default(),
-        );
-        let ctx = context_in(&scope, &place.file, ctx_offset);
-        return match &*attr.name.name {
-            "count" => Some("number".into()),
-            name => argument_type(&scope, &ctx.blocks, name).filter(|t| t != "any"),
-        };
-    }
-    let mut found = None;
-    attr.expr.walk(&mut |e| {
-        if found.is_none() {
-            found = use_in(e, span);
-        }
-    });
-    found.map(str::to_string)
-}
-
-/// The attribute (in `body` or a block nested in it) whose value holds `span`, with an
-/// offset inside its block's body (for the completion context of its block).
-fn attribute_at(body: &Body, span: Span) -> Option<(&Attribute, usize)> {
-    if let Some(a) = body
-        .attributes
-        .iter()
-        .find(|a| a.expr.span.start <= span.start && span.end <= a.expr.span.end)
-    {
-        return Some((a, a.span.start as usize));
-    }
-    let block = body
-        .blocks
-        .iter()
-        .find(|b| b.span.contains(span.start as usize))?;
-    attribute_at(&block.body, span)
-}
-
-/// The type `e` asks of its direct operand at `span`, if it asks one.
-fn use_in(e: &Expr, span: Span) -> Option<&'static str> {
-    match &e.kind {
-        ExprKind::Template(parts) => parts
-            .iter()
-            .any(|p| matches!(p, TemplatePart::Interpolation(i) if i.span == span))
-            .then_some("string"),
-        ExprKind::Binary { op, operands } if operands.iter().any(|o| o.span == span) => match *op {
-            "+" | "-" | "*" | "/" | "%" | "<" | "<=" | ">" | ">=" => Some("number"),
-            "&&" | "||" => Some("bool"),
-            _ => None,
-        },
-        ExprKind::Unary { op, expr } if expr.span == span => match *op {
-            "!" => Some("bool"),
-            "-" => Some("number"),
-            _ => None,
-        },
-        ExprKind::Conditional(parts) if parts[0].span == span => Some("bool"),
-        _ => None,
-    }
 }

@@ -6,13 +6,16 @@
 //!
 //! The fixes, one file per family: the "Did you mean" replacement and unquoting quoted
 //! references and keywords (`suggestions.rs`); the missing required arguments and the
-//! declaration of an undeclared variable (`declarations.rs`); an override's `depends_on`
-//! moved into its base block and the base block of an orphan override (`overrides.rs`,
-//! native files only: they move and write blocks of the native syntax);
+//! declaration of an undeclared variable (`declarations.rs`, with the type its use
+//! implies, `inferred_types.rs`); an override's `depends_on` moved into its base block
+//! and the base block of an orphan override (`overrides.rs`, in either syntax, each
+//! written in its file's: `json_values.rs` turns values from one into the other);
 //! `moved` blocks for resources the plan would destroy and create under another name
 //! (`moves.rs`, from the module's plan rather than a diagnostic).
 
 mod declarations;
+mod inferred_types;
+mod json_values;
 mod moves;
 mod overrides;
 mod suggestions;
@@ -164,10 +167,10 @@ fn file_name(source: &SourceFile) -> String {
         .unwrap_or_default()
 }
 
-/// Whether a fix may add a block to the module's file `index`: a primary file in the
-/// native syntax.
-fn writable(m: &MergedModule, index: crate::merge::FileIndex) -> bool {
-    !m.is_override_file(index) && m.file(index).syntax.syntax == Syntax::Native
+/// Whether the module's file `index` is a primary file (not an override file) of
+/// `syntax`: where a fix may add a block.
+fn primary_file(m: &MergedModule, index: crate::merge::FileIndex, syntax: Syntax) -> bool {
+    !m.is_override_file(index) && m.file(index).syntax.syntax == syntax
 }
 
 /// The strings quoted in Terraform's words, in order (`"x"` as Go's `%q` writes a plain

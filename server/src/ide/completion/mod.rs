@@ -233,7 +233,10 @@ pub fn suggest(
     items.retain(|i| i.label.to_lowercase().starts_with(&typed));
     for item in &mut items {
         item.range = ctx.prefix.clone();
-        if json {
+        if json && matches!(ctx.position, Position::Value { .. }) {
+            // Inside a JSON string: a quote the item writes is escaped.
+            item.insert.text = item.insert.text.replace('"', "\\\"");
+        } else if json {
             // A property name: the name alone inside its quotes, else quoted.
             let quoted = matches!(ctx.position, Position::Label { quoted: true, .. })
                 || text.get(ctx.prefix.start.saturating_sub(1)..ctx.prefix.start) == Some("\"");
@@ -262,7 +265,12 @@ fn order(items: &mut Vec<Item>) {
 pub fn context_in(scope: &Scope, file: &SourceFile, offset: usize) -> Context {
     match file.syntax.syntax {
         Syntax::Native => context_at(&file.text, &file.syntax, offset),
-        _ => json_keys::context_at(scope, &file.text, offset),
+        _ => json_keys::context_at(
+            scope,
+            &file.text,
+            offset,
+            !super::tfvars::is_tfvars(&file.path),
+        ),
     }
 }
 

@@ -191,6 +191,44 @@ fn json_property_names() {
     }
 }
 
+#[test]
+fn json_string_templates_complete_references_and_functions() {
+    let vars = (
+        "variables.tf",
+        "variable \"region\" {}\nvariable \"size\" {}\n",
+    );
+    let in_json = |value: &str| {
+        let text =
+            format!("{{\"resource\": {{\"a_b\": {{\"c\": {{\"count\": 1, \"x\": {value}}}}}}}}}");
+        let (ws, dir) = workspace(&[("main.tf.json", &text), vars]);
+        let offset = text.find('|').unwrap();
+        let items = complete(&ws, &dir.join("main.tf.json"), offset, Options::default());
+        let start = text[..offset].rfind(['.', '{', ' ', '"']).unwrap() + 1;
+        for i in &items {
+            // The name alone replaces what is typed of it, unquoted.
+            assert_eq!(i.range, start..offset, "{i:?}");
+            assert_eq!(i.insert.text, i.label, "{i:?}");
+        }
+        items.into_iter().map(|i| i.label).collect::<Vec<_>>()
+    };
+    assert_eq!(in_json("\"${var.|\""), ["region", "size"]);
+    assert_eq!(in_json("\"a-${var.re|}\""), ["region"]);
+    assert_eq!(in_json("[\"x\", \"${up|\"]"), ["upper"]);
+    // Escapes read as the JSON syntax reads them: `\"` is a quote of the template.
+    assert_eq!(in_json("\"${join(\\\",\\\", [var.s|\""), ["size"]);
+    assert_eq!(in_json("\"\\u0041${var.r|\""), ["region"]);
+    assert_eq!(in_json("{\"k\": \"%{ if var.s| }\"}"), ["size"]);
+    has(&in_json("\"${|\""), &["var", "local", "upper", "count"]);
+    // A string's text, and a variables file's strings, are no templates.
+    assert!(in_json("\"var.|\"").is_empty());
+    assert!(in_json("\"${var.a}-var.|\"").is_empty());
+    let l = labels(&[
+        ("terraform.tfvars.json", "{\"region\": \"${var.|\"}"),
+        ("main.tf", "variable \"region\" {}\n"),
+    ]);
+    assert!(l.is_empty(), "{l:?}");
+}
+
 /// A provider `example/thing` with three resource types and a data source.
 fn thing_schemas() -> Arc<dyn crate::schema::ProviderSchemaSource> {
     let schema = r#"{"format_version": "1.0", "provider_schemas": {

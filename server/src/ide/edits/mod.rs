@@ -1,7 +1,11 @@
 //! Text edits that renames and quick fixes are made of: in the native syntax, lines
 //! added at the end of a block's body, a block appended to a file, an item taken out with
-//! its line; in the JSON syntax, properties added at the end of an object; and finding
-//! the block a place is in.
+//! its line; in the JSON syntax (`json.rs`), properties added to an object and taken out
+//! of it, elements added to an array; and finding the block a place is in.
+
+mod json;
+
+pub use json::{append_json_block, append_to_object, opening_brace, remove_property};
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -28,7 +32,7 @@ pub fn block_at(body: &Body, offset: usize) -> Option<&Arc<Block>> {
 }
 
 /// The indentation of the line that holds `offset`.
-fn indentation_at(text: &str, offset: usize) -> &str {
+pub(super) fn indentation_at(text: &str, offset: usize) -> &str {
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line = &text[start..];
     &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
@@ -68,67 +72,6 @@ pub fn append_to_body(source: &SourceFile, block: &Block, lines: &[String]) -> O
         span,
         new_text,
     })
-}
-
-/// `properties` (each a JSON key and value, `"name": value`) added at the end of the JSON
-/// object that closes at byte `close` of `source` (where HCL places what an object
-/// lacks), after its last property (with the comma JSON wants between them), each on a
-/// line of its own indented one level deeper than the line of its `{`. `None` when no
-/// object closes there.
-pub fn append_to_object(
-    source: &SourceFile,
-    close: usize,
-    properties: &[String],
-) -> Option<FileEdit> {
-    let text = &*source.text;
-    let open = opening_brace(text, close)?;
-    let indent = indentation_at(text, open);
-    let inner = format!("{indent}  ");
-    let added = properties
-        .iter()
-        .map(|p| format!("{inner}{p}"))
-        .collect::<Vec<_>>()
-        .join(",\n");
-    let written = text[open + 1..close].trim_end();
-    let (span, new_text) = match written.trim_start().is_empty() {
-        true => (Span::new(open + 1, close), format!("\n{added}\n{indent}")),
-        // After the last property, before the space that leads to the `}`.
-        false => {
-            let end = open + 1 + written.len();
-            (Span::new(end, end), format!(",\n{added}"))
-        }
-    };
-    Some(FileEdit {
-        path: source.path.clone(),
-        span,
-        new_text,
-    })
-}
-
-/// The `{` that opens the JSON object closing at `close`, read from the start of the
-/// text (strings skipped, with their escapes).
-pub fn opening_brace(text: &str, close: usize) -> Option<usize> {
-    let mut open: Vec<(usize, char)> = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in text.get(..=close)?.char_indices() {
-        match (in_string, c) {
-            (true, _) if escaped => escaped = false,
-            (true, '\\') => escaped = true,
-            (true, '"') => in_string = false,
-            (true, _) => {}
-            (false, '"') => in_string = true,
-            (false, '{' | '[') => open.push((i, c)),
-            (false, '}' | ']') => {
-                let (at, opener) = open.pop()?;
-                if i == close {
-                    return (c == '}' && opener == '{').then_some(at);
-                }
-            }
-            (false, _) => {}
-        }
-    }
-    None
 }
 
 /// `block` (its text without a final line break) added at the end of `source`, after a
@@ -238,26 +181,6 @@ mod tests {
         assert_eq!(
             applied("", &append_block(&source(""), "variable \"v\" {}")),
             "variable \"v\" {}\n"
-        );
-    }
-
-    fn json_added(text: &str) -> String {
-        let s = SourceFile::parse("/m/main.tf.json".into(), text.into(), None, None);
-        let last = text.rfind('}').unwrap();
-        let close = text[..last].rfind('}').unwrap();
-        let props = ["\"a\": 1".to_string(), "\"b\": \"}\"".to_string()];
-        applied(text, &append_to_object(&s, close, &props).unwrap())
-    }
-
-    #[test]
-    fn json_properties_go_after_the_last_one_with_a_comma() {
-        assert_eq!(
-            json_added("{\n  \"o\": {\n    \"x\": \"{\"\n  }\n}\n"),
-            "{\n  \"o\": {\n    \"x\": \"{\",\n    \"a\": 1,\n    \"b\": \"}\"\n  }\n}\n"
-        );
-        assert_eq!(
-            json_added("{\"o\": {}}"),
-            "{\"o\": {\n  \"a\": 1,\n  \"b\": \"}\"\n}}"
         );
     }
 
