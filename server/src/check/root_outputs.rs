@@ -9,6 +9,8 @@
 //! values in fixtures/validate/outputs-sensitive-functions). Each module is checked as
 //! the root module, as `terraform validate` run in its directory does.
 
+use std::collections::BTreeSet;
+
 use super::marks::{is_true, Mark, Marks};
 use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
@@ -18,9 +20,16 @@ use crate::merge::MergedModule;
 /// Code of a root output that is ephemeral or exposes sensitive values.
 pub const SENSITIVE_OUTPUT: &str = "root-output";
 
-pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    m: &MergedModule,
+    scope: &WalkScope<'_>,
+    stopped: &BTreeSet<String>,
+    out: &mut Vec<Diagnostic>,
+) {
     let mut marks = Marks::default();
-    for o in m.outputs.values() {
+    // An output whose preconditions failed is evaluated no further
+    // (`output_conditions.rs`).
+    for o in m.outputs.values().filter(|o| !stopped.contains(&o.name)) {
         if is_true(&o.ephemeral) {
             out.push(at(
                 m,
