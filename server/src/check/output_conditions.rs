@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
-use crate::eval::{evaluate, expression_values, Causes, Marks, Value};
+use crate::eval::{evaluate, expression_values, parse_references, Causes, Marks, Value};
 use crate::merge::{MergedModule, Nested, Origin, Output};
 use crate::types::{convert, Type};
 
@@ -74,12 +74,18 @@ pub(super) fn skip_stopped(
 /// One rule; returns whether it passed (or is unknown) without errors.
 fn run(m: &MergedModule, scope: &WalkScope<'_>, rule: &Nested, out: &mut Vec<Diagnostic>) -> bool {
     let body = &rule.block.body;
-    let (Some(condition), Some(message)) = (body.attribute("condition"), body.attribute("error_message"))
+    let (Some(condition), Some(message)) =
+        (body.attribute("condition"), body.attribute("error_message"))
     else {
         return true; // A missing argument is the decoder's error (`decode.rs`).
     };
-    let (Ok(result), Ok(message)) = (evaluate(&condition.expr, scope), evaluate(&message.expr, scope))
-    else {
+    if parse_references(&condition.expr).is_empty() {
+        return true; // The loader refused it (`conditions.rs`): Terraform never evaluates it.
+    }
+    let (Ok(result), Ok(message)) = (
+        evaluate(&condition.expr, scope),
+        evaluate(&message.expr, scope),
+    ) else {
         return false;
     };
     if !result.is_known() {
@@ -90,7 +96,14 @@ fn run(m: &MergedModule, scope: &WalkScope<'_>, rule: &Nested, out: &mut Vec<Dia
         span: condition.expr.span,
     };
     let report = |summary: &str, detail: String, out: &mut Vec<Diagnostic>| {
-        let mut d = at(m, origin, Severity::Error, OUTPUT_PRECONDITION, summary.into(), detail);
+        let mut d = at(
+            m,
+            origin,
+            Severity::Error,
+            OUTPUT_PRECONDITION,
+            summary.into(),
+            detail,
+        );
         d.values = expression_values(&condition.expr, scope, Causes::default());
         out.push(d);
     };

@@ -23,6 +23,8 @@ pub use constant::{constant, json_literal};
 pub use evaluate::{evaluate, EvalError, Scope};
 pub use expression_values::{compact, expression_values, go_quote, Causes, ExpressionValue};
 pub use marks::{MarkedPaths, Marks, PathStep};
+/// `value[key]` as HCL's `Index` evaluates it, for lookups outside an expression.
+pub use operations::index as index_value;
 pub use parse_ref::{Key, RefError, Step};
 pub use references::{
     parse_references, parse_references_within, parse_traversals, reference_at, references,

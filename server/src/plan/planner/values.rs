@@ -7,7 +7,6 @@ use super::{Bindings, Memo, Planner};
 use crate::check::declared_marks;
 use crate::eval::{EvalError, Marks, Value};
 use crate::plan::variables::variable_type;
-use crate::plan::PlanMode;
 use crate::syntax::Span;
 use crate::types::convert;
 
@@ -123,8 +122,8 @@ impl Planner<'_> {
                 &none,
                 "Module output value precondition failed",
             );
-            // A refresh-only plan only warns of a failed condition: the value stands.
-            if failed && self.options.mode != PlanMode::RefreshOnly {
+            // Where a failed condition only warns, the value stands.
+            if failed && !self.conditions_only_warn() {
                 return Value::Unknown;
             }
             let value = match &output.value {
