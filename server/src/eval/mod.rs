@@ -15,6 +15,7 @@ mod references;
 mod refinement;
 mod set_order;
 mod shared;
+mod splat;
 mod value;
 
 pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
