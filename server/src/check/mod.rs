@@ -74,6 +74,8 @@ pub(crate) use decode::missing_item_range;
 pub(crate) use marks::declared_marks;
 /// Terraform's refusal of a sensitive `for_each` value, at plan time too.
 pub(crate) use repetition::SENSITIVE_FOR_EACH;
+/// A root output exposing sensitive values, at plan time too.
+pub(crate) use root_outputs::{SENSITIVE_OUTPUT_DETAIL, SENSITIVE_OUTPUT_SUMMARY};
 /// The root module's validation rules with the plan's values (`plan::variables`).
 pub(crate) use validations::root_at_plan as root_validations_at_plan;
 

@@ -20,6 +20,12 @@ use crate::merge::MergedModule;
 /// Code of a root output that is ephemeral or exposes sensitive values.
 pub const SENSITIVE_OUTPUT: &str = "root-output";
 
+/// The summary of a root output exposing sensitive values, also the plan walk's.
+pub(crate) const SENSITIVE_OUTPUT_SUMMARY: &str = "Output refers to sensitive values";
+
+/// Its detail.
+pub(crate) const SENSITIVE_OUTPUT_DETAIL: &str = "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, Terraform requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true";
+
 pub(super) fn check(
     m: &MergedModule,
     scope: &WalkScope<'_>,
@@ -57,8 +63,8 @@ pub(super) fn check(
             o.provenance.decl,
             Severity::Error,
             SENSITIVE_OUTPUT,
-            "Output refers to sensitive values".into(),
-            "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, Terraform requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true".into(),
+            SENSITIVE_OUTPUT_SUMMARY.into(),
+            SENSITIVE_OUTPUT_DETAIL.into(),
         ));
     }
 }
