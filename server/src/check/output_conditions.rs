@@ -11,7 +11,10 @@
 //! is `Module output value precondition failed` at the condition, with the message, or
 //! with Terraform's stand-in when the message is unknown or cannot be shown; a null or
 //! non-bool condition is `Invalid condition result`. The evaluation errors of either
-//! expression are `evaluation.rs`'s to report; here they only stop the output.
+//! expression are `evaluation.rs`'s to report; here they only stop the output. Not
+//! reported yet: the warning Terraform adds for a message carrying a sensitive or
+//! ephemeral value, and the `Invalid error message` of a null or non-string one (the
+//! stand-in detail is given for both).
 
 use std::collections::BTreeSet;
 
