@@ -452,12 +452,18 @@ fn diagnostics(list: &Value) -> Vec<String> {
 
 /// A diagnostic's summary as compared. Terraform names the nodes of a `Cycle: A, B, C`
 /// in an order that differs from run to run (its graph is walked from a map: one plan
-/// recorded twice gave two orders), so they are compared sorted.
+/// recorded twice gave two orders), so they are compared sorted; and the key of a
+/// deposed object it will destroy (`a (destroy deposed 1a2b3c4d)`) is drawn at random,
+/// which Strata leaves out, so it is compared without.
 fn comparable_summary(summary: &str) -> String {
     let Some(nodes) = summary.strip_prefix("Cycle: ") else {
         return summary.to_string();
     };
-    let mut nodes: Vec<&str> = nodes.split(", ").collect();
+    let without_key = |node: &str| match node.split_once(" (destroy deposed ") {
+        Some((addr, _)) => format!("{addr} (destroy deposed)"),
+        None => node.to_string(),
+    };
+    let mut nodes: Vec<String> = nodes.split(", ").map(without_key).collect();
     nodes.sort_unstable();
     format!("Cycle: {}", nodes.join(", "))
 }

@@ -34,6 +34,7 @@ mod module_arguments;
 mod module_providers;
 pub mod module_sources;
 mod modules;
+mod output_conditions;
 mod outputs;
 mod overrides;
 mod places;
@@ -73,6 +74,8 @@ pub(crate) use decode::missing_item_range;
 pub(crate) use marks::declared_marks;
 /// Terraform's refusal of a sensitive `for_each` value, at plan time too.
 pub(crate) use repetition::SENSITIVE_FOR_EACH;
+/// A root output exposing sensitive values, at plan time too.
+pub(crate) use root_outputs::{SENSITIVE_OUTPUT_DETAIL, SENSITIVE_OUTPUT_SUMMARY};
 /// The root module's validation rules with the plan's values (`plan::variables`).
 pub(crate) use validations::root_at_plan as root_validations_at_plan;
 
@@ -111,6 +114,9 @@ pub struct Diagnostic {
     pub code: &'static str,
     /// Other places that explain this one (the earlier declaration, the base block).
     pub related: Vec<Related>,
+    /// The values of the references in the diagnostic's expression, as Terraform prints
+    /// them under its snippet (`terraform.workspace is "default"`); empty for most.
+    pub values: Vec<crate::eval::ExpressionValue>,
 }
 
 /// A place related to a diagnostic, with what it is.
@@ -142,6 +148,7 @@ impl Diagnostic {
             span: Span::default(),
             code,
             related: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -348,8 +355,10 @@ fn walk(
     let walked = evaluated::Walked::of(merged);
     // The names the walk gives, with the local values computed once for every family.
     let scope = walk_scope::WalkScope::new(merged, schemas);
+    // An output's preconditions come before anything else of it.
+    let stopped = output_conditions::check(merged, &scope, &mut out);
     if role == Role::Root {
-        root_outputs::check(merged, &scope, &mut out);
+        root_outputs::check(merged, &scope, &stopped, &mut out);
     }
     contexts::check(merged, &walked, &mut out);
     walk_values::check(merged, &walked, &mut out);
@@ -377,7 +386,8 @@ fn walk(
     let reached = import_targets::check(merged, stages::apply(merged, &walked, out));
     let reached = ignore_changes::redundant(merged, schemas, reached);
     let unsupported = resource_types::unsupported(merged, schemas);
-    upstream::skip_dependents(merged, children, schemas, reached, &unsupported)
+    let found = upstream::skip_dependents(merged, children, schemas, reached, &unsupported);
+    output_conditions::skip_stopped(merged, &stopped, found)
 }
 
 /// The configuration errors Terraform reports only when it plans, not when it validates
@@ -410,6 +420,7 @@ fn at(
         span: origin.span,
         code,
         related: Vec::new(),
+        values: Vec::new(),
     }
 }
 

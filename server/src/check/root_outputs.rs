@@ -9,6 +9,8 @@
 //! values in fixtures/validate/outputs-sensitive-functions). Each module is checked as
 //! the root module, as `terraform validate` run in its directory does.
 
+use std::collections::BTreeSet;
+
 use super::marks::{is_true, Mark, Marks};
 use super::walk_scope::WalkScope;
 use super::{at, Diagnostic, Severity};
@@ -18,9 +20,22 @@ use crate::merge::MergedModule;
 /// Code of a root output that is ephemeral or exposes sensitive values.
 pub const SENSITIVE_OUTPUT: &str = "root-output";
 
-pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagnostic>) {
+/// The summary of a root output exposing sensitive values, also the plan walk's.
+pub(crate) const SENSITIVE_OUTPUT_SUMMARY: &str = "Output refers to sensitive values";
+
+/// Its detail.
+pub(crate) const SENSITIVE_OUTPUT_DETAIL: &str = "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, Terraform requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true";
+
+pub(super) fn check(
+    m: &MergedModule,
+    scope: &WalkScope<'_>,
+    stopped: &BTreeSet<String>,
+    out: &mut Vec<Diagnostic>,
+) {
     let mut marks = Marks::default();
-    for o in m.outputs.values() {
+    // An output whose preconditions failed is evaluated no further
+    // (`output_conditions.rs`).
+    for o in m.outputs.values().filter(|o| !stopped.contains(&o.name)) {
         if is_true(&o.ephemeral) {
             out.push(at(
                 m,
@@ -48,8 +63,8 @@ pub(super) fn check(m: &MergedModule, scope: &WalkScope<'_>, out: &mut Vec<Diagn
             o.provenance.decl,
             Severity::Error,
             SENSITIVE_OUTPUT,
-            "Output refers to sensitive values".into(),
-            "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, Terraform requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true".into(),
+            SENSITIVE_OUTPUT_SUMMARY.into(),
+            SENSITIVE_OUTPUT_DETAIL.into(),
         ));
     }
 }

@@ -47,6 +47,7 @@ pub(super) fn check(module: &Module, out: &mut Vec<Diagnostic>) {
                 span: d.span,
                 code,
                 related: Vec::new(),
+                values: Vec::new(),
             });
         }
     }

@@ -121,15 +121,14 @@ pub(super) fn check(
 }
 
 /// The root module's rules at plan time (`evalVariableValidations` in the plan walk), with
-/// the value the plan gives each variable: `values`, every root variable's. A value that
-/// came from the declared default is reported at the declaration, as Terraform reports
-/// it; one given in a file or on the command line has no place here (Terraform points at
-/// the file's attribute, which the plan's variable sources do not keep).
+/// the value the plan gives each variable: `values`, every root variable's. A value from
+/// a variables file is reported at its attribute there (`in_files`); any other (the
+/// default, `-var`, `TF_VAR_`) at the declaration, as Terraform reports it (recorded in
+/// fixtures/plan-recorded/variable-validation-sources).
 pub(crate) fn root_at_plan(
     m: &MergedModule,
     schemas: &dyn ProviderSchemaSource,
     values: &BTreeMap<String, Value>,
-    defaulted: &dyn Fn(&str) -> bool,
     in_files: &BTreeMap<String, (PathBuf, Span)>,
 ) -> Vec<(Diagnostic, Vec<ExpressionValue>)> {
     let mut out = Vec::new();
@@ -139,8 +138,7 @@ pub(crate) fn root_at_plan(
     for variable in m.variables.values() {
         let value_at = match in_files.get(&variable.name) {
             Some((path, span)) => ValueAt::File(path, *span),
-            None if defaulted(&variable.name) => ValueAt::Written(variable.provenance.decl),
-            None => ValueAt::Nowhere,
+            None => ValueAt::Written(variable.provenance.decl),
         };
         let rules = Rules {
             module: m,

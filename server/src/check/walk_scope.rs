@@ -2,7 +2,8 @@
 //! with `walkValidate`): every input variable is unknown, of its type constraint
 //! (`cty.UnknownVal(config.Type)`), whatever its default or the value a caller passes;
 //! resources, data sources, module outputs, `count.index`, `each`, `self`, `path` and
-//! `terraform` are unknown to Strata here; local values are computed from their
+//! `terraform`'s other attributes are unknown to Strata here; `terraform.workspace` is the
+//! default workspace's name, as the planner gives it; local values are computed from their
 //! expressions. A local that fails or refers to itself is unknown (its own error is
 //! reported where it is declared). Files are not read: what a file function returns is
 //! unknown. A variable declared sensitive or ephemeral is unknown and marked so, as
@@ -193,6 +194,8 @@ impl Scope for WalkScope<'_> {
         Ok(match (root, attrs.first()) {
             ("local", Some(name)) => (self.local(name), 1),
             ("var", Some(name)) => (self.variable(name), 1),
+            // Known while validating; Strata plans in the default workspace only.
+            ("terraform" | "tofu", Some(&"workspace")) => (Value::string("default"), 1),
             _ => (Value::Unknown, 0),
         })
     }

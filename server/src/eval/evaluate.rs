@@ -17,9 +17,7 @@ use crate::limits::MAX_STRING_BYTES;
 use super::budget::{bytes, string_too_long, Budget, Steps};
 use super::functions;
 use super::marks::Marks;
-use super::operations::{
-    binary, get_attr, inconsistent_results, index, unary, unknown_choice, unknown_of,
-};
+use super::operations::{binary, get_attr, inconsistent_results, index, unary, unknown_choice};
 use super::refinement::not_null_unknown;
 use super::value::Value;
 use crate::schema::ProviderFunction;
@@ -469,12 +467,9 @@ impl Evaluator<'_> {
                     let rest = &steps[i + 1..];
                     let (value, marks) = value.unmark();
                     let result = match value {
-                        // HCL still evaluates the rest on an unknown element of the type.
-                        Value::UnknownOf(Type::List(element) | Type::Set(element), _) => {
-                            self.steps(unknown_of(*element), rest)?;
-                            Ok(Value::Unknown)
+                        v @ (Value::Unknown | Value::UnknownOf(..)) => {
+                            super::splat::over_unknown(&v, |item| self.steps(item, rest))
                         }
-                        Value::Unknown | Value::UnknownOf(..) => Ok(Value::Unknown),
                         Value::Null => Ok(Value::Tuple(Vec::new().into())),
                         v => match v.elements() {
                             Some(items) => {

@@ -16,6 +16,7 @@ mod references;
 mod refinement;
 mod set_order;
 mod shared;
+mod splat;
 mod value;
 
 pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
@@ -25,6 +26,8 @@ pub use evaluate::{evaluate, EvalError, Scope};
 pub use every_error::evaluate_every_error;
 pub use expression_values::{compact, expression_values, go_quote, Causes, ExpressionValue};
 pub use marks::{MarkedPaths, Marks, PathStep};
+/// `value[key]` as HCL's `Index` evaluates it, for lookups outside an expression.
+pub use operations::index as index_value;
 pub use parse_ref::{Key, RefError, Step};
 pub use references::{
     parse_references, parse_references_within, parse_traversals, reference_at, references,

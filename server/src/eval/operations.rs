@@ -73,7 +73,7 @@ fn no_attributes(ty: &Type, name: &str) -> String {
 }
 
 /// `value[key]`, the error at the brackets.
-pub(super) fn index(value: Value, key: &Value, span: Span) -> Result<Value, EvalError> {
+pub fn index(value: Value, key: &Value, span: Span) -> Result<Value, EvalError> {
     let invalid = |detail: &str| EvalError::new("Invalid index", detail, span);
     let not_identified = "The given key does not identify an element in this collection value";
     if value.is_null() {

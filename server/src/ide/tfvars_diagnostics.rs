@@ -37,6 +37,7 @@ pub fn diagnostics(ws: &Workspace, path: &Path) -> Vec<Diagnostic> {
         span,
         code: TFVARS,
         related: Vec::new(),
+        values: Vec::new(),
     };
     let syntax_errors: Vec<Diagnostic> = file
         .syntax

@@ -221,6 +221,7 @@ fn failure(module: &Module, panicked: Panicked) -> Vec<Diagnostic> {
         span: Span::new(0, 0),
         code: "internal-error",
         related: Vec::new(),
+        values: Vec::new(),
     }]
 }
 

@@ -3,13 +3,15 @@
 //! the edges between resource instances' create and destroy nodes are drawn, as
 //! Terraform's `DestroyEdgeTransformer` and `CBDEdgeTransformer` draw them:
 //!
-//! - an instance's create node depends on its own destroy node;
+//! - an instance's create node depends on its own destroy node, and on the destroy
+//!   nodes of what its prior object depends on;
 //! - a destroyed object's stored dependencies are destroyed after it, and are created
 //!   (or updated) after it too;
 //! - an edge from a create node to a destroy node that is `create_before_destroy` is
 //!   reversed. A destroy node is so when the object's state says so, and the state of a
 //!   configured instance says what its plan decided; an orphan's keeps what it had
-//!   (`NodeDestroyResourceInstance.CreateBeforeDestroy`).
+//!   (`NodeDestroyResourceInstance.CreateBeforeDestroy`). Forgetting an object (a
+//!   `removed` block's) is a destroy node that is never `create_before_destroy`.
 //!
 //! So an orphan created with `create_before_destroy` whose dependency is replaced
 //! destroy-then-create closes a cycle. The reference edges between create nodes are
@@ -31,15 +33,17 @@ use super::{Action, PlanDiagnostic, ResourceChange};
 struct Node {
     addr: InstanceAddr,
     destroy: bool,
+    /// What the node is called after the address (`dag.VertexName`): ` (destroy)`; a
+    /// `create_before_destroy` replacement destroys the object it deposed, under a key
+    /// Terraform draws at random (` (destroy deposed 1a2b3c4d)`, left out here); a
+    /// `removed` block's object is forgotten (` (forget)`).
+    suffix: &'static str,
 }
 
 impl Node {
     /// The node's name in Terraform's graph (`dag.VertexName`).
     fn name(&self) -> String {
-        match self.destroy {
-            true => format!("{} (destroy)", self.addr),
-            false => self.addr.to_string(),
-        }
+        format!("{}{}", self.addr, self.suffix)
     }
 }
 
@@ -53,35 +57,46 @@ pub(super) fn apply_graph_cycles(
     // Whether each destroy node is `create_before_destroy`, and what its object depends
     // on (configuration addresses of resources).
     let mut destroyers: HashMap<usize, (bool, &[String])> = HashMap::new();
+    // What each create node's prior object depends on (`StateDependencies`).
+    let mut creators: HashMap<usize, &[String]> = HashMap::new();
     for c in changes {
         if c.deposed.is_some() || c.addr.resource.mode != ResourceMode::Managed {
             continue;
         }
+        let stored = objects
+            .iter()
+            .find(|o| o.instance.deposed.is_none() && o.addr == c.addr);
+        let dependencies = stored.map_or(&[][..], |o| &o.instance.dependencies[..]);
         let (creates, destroys) = match c.action {
             Action::Create | Action::Update => (true, false),
             Action::DeleteThenCreate | Action::CreateThenDelete => (true, true),
-            Action::Delete => (false, true),
+            Action::Delete | Action::Forget => (false, true),
             _ => (false, false),
         };
         if creates {
+            creators.insert(nodes.len(), dependencies);
             nodes.push(Node {
                 addr: c.addr.clone(),
                 destroy: false,
+                suffix: "",
             });
         }
         if destroys {
-            let stored = objects
-                .iter()
-                .find(|o| o.instance.deposed.is_none() && o.addr == c.addr);
+            // Forgetting is never reordered (`create_before_destroy` is a destroy's).
             let cbd = match c.action {
                 Action::Delete => stored.is_some_and(|o| o.instance.create_before_destroy),
                 action => action == Action::CreateThenDelete,
             };
-            let dependencies = stored.map_or(&[][..], |o| &o.instance.dependencies[..]);
+            let suffix = match c.action {
+                Action::CreateThenDelete => " (destroy deposed)",
+                Action::Forget => " (forget)",
+                _ => " (destroy)",
+            };
             destroyers.insert(nodes.len(), (cbd, dependencies));
             nodes.push(Node {
                 addr: c.addr.clone(),
                 destroy: true,
+                suffix,
             });
         }
     }
@@ -98,6 +113,14 @@ pub(super) fn apply_graph_cycles(
     for (d, node) in nodes.iter().enumerate().filter(|(_, n)| n.destroy) {
         for (c, create) in nodes.iter().enumerate().filter(|(_, n)| !n.destroy) {
             if create.addr == node.addr {
+                connect(c, d);
+            }
+            // A creator waits for the destroyers of what its prior object depends on,
+            // whatever their provider.
+            let depends = creators
+                .get(&c)
+                .is_some_and(|deps| deps.iter().any(|dep| *dep == config_address(&node.addr)));
+            if depends && !other_module_instance(create, node) {
                 connect(c, d);
             }
         }

@@ -37,6 +37,7 @@ mod managed;
 mod ordering;
 mod outputs;
 mod refactoring;
+mod refresh_only;
 mod remote_state;
 mod scope;
 mod values;
@@ -282,9 +283,11 @@ impl<'a> Planner<'a> {
             }
             PlanMode::Destroy => {
                 // Terraform refreshes before a destroy with a normal plan of the
-                // configuration (`PreDestroyRefresh`, conditions only warning): its errors
-                // fail the destroy, alone; its warnings and changes are dropped, and the
-                // values it evaluated (the outputs the refresh stores) stay.
+                // configuration (`PreDestroyRefresh`, resources' and outputs' conditions
+                // only warning): when it has errors they fail the destroy, with every
+                // warning it gave (`Context.destroyPlan` returns all its diagnostics);
+                // otherwise its warnings and changes are dropped, and the values it
+                // evaluated (the outputs the refresh stores) stay.
                 if let Some(failed) = self.plan_normal() {
                     return failed;
                 }
@@ -294,6 +297,7 @@ impl<'a> Planner<'a> {
                         mode: self.options.mode,
                         planned: true,
                         errors,
+                        warnings: self.warnings.take(),
                         ..Plan::default()
                     };
                 }

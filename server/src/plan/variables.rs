@@ -6,7 +6,7 @@
 //! to a variable that is not nullable is its default), then checked by the variable's
 //! validation rules (`check::validations`), as Terraform's plan walk checks them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::PlanDiagnostic;
@@ -121,22 +121,12 @@ pub fn root_values(
     diags: &mut Vec<PlanDiagnostic>,
     warnings: &mut Vec<PlanDiagnostic>,
 ) -> BTreeMap<String, Value> {
-    let mut defaulted = BTreeSet::new();
     let mut in_files = BTreeMap::new();
-    let values = given_values(
-        m,
-        dir,
-        inputs,
-        &mut defaulted,
-        &mut in_files,
-        diags,
-        warnings,
-    );
+    let values = given_values(m, dir, inputs, &mut in_files, diags, warnings);
     if diags.is_empty() {
         // Terraform validates a value once it is converted; a value that failed to
         // convert stopped the plan already.
-        let defaulted = |n: &str| defaulted.contains(n);
-        let failed = root_validations_at_plan(m, schemas, &values, &defaulted, &in_files);
+        let failed = root_validations_at_plan(m, schemas, &values, &in_files);
         diags.extend(failed.into_iter().map(|(d, values)| {
             let place = (!d.is_placeless()).then(|| (d.path.clone(), d.span));
             PlanDiagnostic {
@@ -152,14 +142,12 @@ pub fn root_values(
     values
 }
 
-/// The value of every root variable from its sources; the names of those that took
-/// their declared default are added to `defaulted`, where those from files are written
-/// to `in_files`.
+/// The value of every root variable from its sources; where those from files are
+/// written is added to `in_files`.
 fn given_values(
     m: &MergedModule,
     dir: &Path,
     inputs: &VariableInputs,
-    defaulted: &mut BTreeSet<String>,
     in_files: &mut BTreeMap<String, (PathBuf, Span)>,
     diags: &mut Vec<PlanDiagnostic>,
     warnings: &mut Vec<PlanDiagnostic>,
@@ -256,10 +244,7 @@ fn given_values(
             // A null given to a variable that is not nullable is its default
             // (`prepareFinalInputVariableValue`).
             Some((json, source)) if json.is_null() && !nullable(v) => match default {
-                Some(d) => {
-                    defaulted.insert(name.clone());
-                    d
-                }
+                Some(d) => d,
                 None => {
                     diags.push(PlanDiagnostic {
                         summary: "Required variable not set".into(),
@@ -293,10 +278,7 @@ fn given_values(
                 }
             },
             // Set by no source: its default (a required one was reported above).
-            None => {
-                defaulted.insert(name.clone());
-                default.flatten()
-            }
+            None => default.flatten(),
         };
         let value = value.map_or(Value::Unknown, |json| Value::from_typed_json(&json, &ty));
         values.insert(name.clone(), value);

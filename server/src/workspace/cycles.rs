@@ -133,6 +133,7 @@ impl CallCycles {
                         span: origin.span,
                         code: CALL_CYCLE_CODE,
                         related: Vec::new(),
+                        values: Vec::new(),
                     });
                 }
                 None => {

@@ -93,7 +93,7 @@ impl Workspace {
                     detail: d.detail,
                     // Some follow-up errors have no place in any file.
                     place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
-                    values: Vec::new(),
+                    values: d.values,
                     address: None,
                     function_call: None,
                 })

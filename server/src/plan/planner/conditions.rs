@@ -22,11 +22,9 @@ impl Planner<'_> {
         summary: &str,
     ) -> bool {
         let assertion = summary.starts_with("Check block");
-        // A refresh-only plan only warns; so does the refresh before a destroy of a
-        // resource's conditions (`preDestroyRefresh`), not of an output's.
-        let warns = assertion
-            || self.options.mode == PlanMode::RefreshOnly
-            || self.options.mode == PlanMode::Destroy && summary.starts_with("Resource");
+        // A refresh-only plan only warns; so does the refresh before a destroy
+        // (`preDestroyRefresh`: resources' and outputs' conditions alike).
+        let warns = assertion || self.conditions_only_warn();
         let m = self.node(node).merged.clone();
         let mut failed = false;
         for c in blocks {
@@ -74,6 +72,12 @@ impl Planner<'_> {
             }
         }
         failed
+    }
+
+    /// Whether a failed condition only warns in this plan, leaving what it guards to be
+    /// planned: a refresh-only plan, and the normal plan that refreshes before a destroy.
+    pub(super) fn conditions_only_warn(&self) -> bool {
+        matches!(self.options.mode, PlanMode::RefreshOnly | PlanMode::Destroy)
     }
 
     /// Evaluates a resource's postconditions with `self` bound to its planned object.

@@ -29,7 +29,8 @@ impl Planner<'_> {
             &r.lifecycle.preconditions,
             bindings,
             "Resource precondition failed",
-        ) {
+        ) && !self.conditions_only_warn()
+        {
             return Planned::unknown();
         }
         let reason = if !config.is_wholly_known() {

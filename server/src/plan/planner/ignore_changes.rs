@@ -15,6 +15,7 @@ use crate::eval::{MarkedPaths, PathStep, Value};
 use crate::merge::Resource;
 use crate::schema::BlockSchema;
 use crate::syntax::{Expr, ExprKind, TraversalStep};
+use crate::types::Type;
 
 /// One step of a path, as `traversalToPath` makes it from a traversal step.
 #[derive(Clone, Debug, PartialEq)]
@@ -288,11 +289,16 @@ fn transform(
     }
 }
 
-/// Whether the value at `path` is a map: a map value, or a top-level argument the
+/// Whether the value at `path` is a map: a map value (an unknown one of a map type too,
+/// whose whole value then stays unknown: `-replace` of what a map-typed
+/// `triggers_replace` refers to, kept seed diff-4044), or a top-level argument the
 /// resource type's schema types as a map (Strata keeps an object written for it, and a
 /// null, untyped).
 fn is_map(value: &Value, path: &[Step], schema: Option<&BlockSchema>) -> bool {
-    if matches!(value.unmarked(), Value::Map(_)) {
+    if matches!(
+        value.unmarked(),
+        Value::Map(_) | Value::UnknownOf(Type::Map(_), _)
+    ) {
         return true;
     }
     let [Step::Attr(name)] = path else {

@@ -180,7 +180,8 @@ impl Planner<'_> {
             &r.lifecycle.preconditions,
             bindings,
             "Resource precondition failed",
-        ) {
+        ) && !self.conditions_only_warn()
+        {
             return Planned::unknown();
         }
         let importing = if prior.is_none() {
@@ -291,38 +292,6 @@ impl Planner<'_> {
             action,
             before: before.unwrap_or(Value::Null),
             after,
-        }
-    }
-
-    /// An instance in a refresh-only plan: its preconditions, then its postconditions
-    /// against the refreshed object (the prior one: Strata refreshes nothing), which
-    /// references read too. An instance without an object is left unknown.
-    fn refresh_only(
-        &self,
-        node: usize,
-        r: &Resource,
-        addr: &InstanceAddr,
-        bindings: &Bindings,
-    ) -> Planned {
-        let _ = self.conditions(
-            node,
-            &r.lifecycle.preconditions,
-            bindings,
-            "Resource precondition failed",
-        );
-        let Some(&i) = self.current.get(addr) else {
-            return Planned::unknown();
-        };
-        let type_name = &addr.resource.type_name;
-        let prior = decode_prior(type_name, &self.objects[i].instance.attributes);
-        let schema = self.resource_schema(node, r);
-        let referenced =
-            providers::as_referenced(type_name, prior.clone(), false, schema.as_deref());
-        self.postconditions(node, r, bindings, referenced);
-        Planned {
-            action: Action::NoOp,
-            before: prior.clone(),
-            after: prior,
         }
     }
 

@@ -4,10 +4,10 @@
 use super::expansion::assemble;
 use super::scope::literal_bool;
 use super::{Bindings, Memo, Planner};
-use crate::check::declared_marks;
+use crate::check::{declared_marks, SENSITIVE_OUTPUT_DETAIL, SENSITIVE_OUTPUT_SUMMARY};
 use crate::eval::{EvalError, Marks, Value};
 use crate::plan::variables::variable_type;
-use crate::plan::PlanMode;
+use crate::plan::PlanDiagnostic;
 use crate::syntax::Span;
 use crate::types::convert;
 
@@ -123,8 +123,8 @@ impl Planner<'_> {
                 &none,
                 "Module output value precondition failed",
             );
-            // A refresh-only plan only warns of a failed condition: the value stands.
-            if failed && self.options.mode != PlanMode::RefreshOnly {
+            // Where a failed condition only warns, the value stands.
+            if failed && !self.conditions_only_warn() {
                 return Value::Unknown;
             }
             let value = match &output.value {
@@ -134,7 +134,20 @@ impl Planner<'_> {
                 None => Value::Null,
             };
             // A caller reads an output declared sensitive as a sensitive value.
-            match literal_bool(output.sensitive.as_ref()) {
+            let sensitive = literal_bool(output.sensitive.as_ref());
+            // A root output must be declared sensitive to return a sensitive value: the
+            // plan walk's check of the values it plans (`node_output.go`), which the
+            // validate walk could not make of values from resources.
+            if node == 0 && !sensitive && value.deep_marks().contains(Marks::SENSITIVE) {
+                let m = &self.node(node).merged;
+                self.error(PlanDiagnostic::at(
+                    m,
+                    output.provenance.decl,
+                    SENSITIVE_OUTPUT_SUMMARY,
+                    SENSITIVE_OUTPUT_DETAIL,
+                ));
+            }
+            match sensitive {
                 true => value.mark(Marks::SENSITIVE),
                 false => value,
             }
