@@ -44,7 +44,10 @@ fn main() {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
     let make_big = corpus.join("make-big.sh");
     if !make_big.is_file() {
-        eprintln!("SKIPPED symbols benchmark: {} not found", make_big.display());
+        eprintln!(
+            "SKIPPED symbols benchmark: {} not found",
+            make_big.display()
+        );
         return;
     }
     let copies = env_number("STRATA_BENCH_COPIES", 10);
