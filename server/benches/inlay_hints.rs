@@ -60,7 +60,10 @@ fn main() {
             .join("../../shared/corpus/Azure__terraform-azurerm-aks")
     });
     if !source.is_dir() {
-        eprintln!("SKIPPED inlay hints benchmark: {} not found", source.display());
+        eprintln!(
+            "SKIPPED inlay hints benchmark: {} not found",
+            source.display()
+        );
         return;
     }
     let runs: usize = std::env::var("STRATA_HINTS_RUNS")
@@ -116,7 +119,9 @@ fn main() {
     }
     let label = format!(
         "{} ({} bytes), {count} hints",
-        largest.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        largest
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         largest_text.len()
     );
     for (what, times) in [("ide::inlay_hints", ide), ("kept plan", kept)] {

@@ -106,6 +106,27 @@ pub fn variable_type(m: &MergedModule, v: &Variable) -> Type {
         .unwrap_or(Type::Dynamic)
 }
 
+/// The value of every root variable from its sources, as [`root_values`] finds it but
+/// not checked by its validation rules (which change no value): what an editor shows
+/// beside `var.x`. Every value is unknown when a source has a problem.
+pub fn given_root_values(
+    m: &MergedModule,
+    dir: &Path,
+    inputs: &VariableInputs,
+) -> BTreeMap<String, Value> {
+    let (mut diags, mut warnings) = (Vec::new(), Vec::new());
+    let (mut defaulted, mut in_files) = (BTreeSet::new(), BTreeMap::new());
+    given_values(
+        m,
+        dir,
+        inputs,
+        &mut defaulted,
+        &mut in_files,
+        &mut diags,
+        &mut warnings,
+    )
+}
+
 /// The value of every root variable, checked by its validation rules; problems are
 /// added to `diags`.
 pub fn root_values(
