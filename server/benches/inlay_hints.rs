@@ -10,7 +10,7 @@
 //! --tool=callgrind --collect-atstart=no --toggle-collect='*inlay_hints*hints*'`.
 //! Run: `cargo bench --bench inlay_hints [-- DIR]`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use strata::ide::inlay_hints::{hints, Kinds};
@@ -20,35 +20,7 @@ use strata::workspace::Workspace;
 
 mod common;
 use common::median_p99;
-
-/// The LSP bench's values for the aks module's required variables
-/// (`lsp_phases/plan_lenses.rs`).
-const BENCH_VARIABLES: &str = r#"resource_group_name = "bench"
-location = "bench"
-prefix = "bench"
-agents_pool_undrainable_node_behavior = "Cordon"
-net_profile_pod_cidrs = ["10.244.0.0/16"]
-net_profile_service_cidrs = ["10.0.0.0/16"]
-bootstrap_profile = {}
-"#;
-
-const EMPTY_STATE: &str = r#"{"version": 4, "serial": 1, "lineage": "bench", "resources": []}"#;
-
-/// The largest `.tf` file of `dir` holding a resource block, and its largest `.tf` file.
-fn files(dir: &Path) -> Option<(PathBuf, PathBuf)> {
-    let mut tf: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "tf"))
-        .map(|e| (e.metadata().map_or(0, |m| m.len()), e.path()))
-        .collect();
-    tf.sort();
-    let largest = tf.last()?.1.clone();
-    let edited = tf.iter().rev().find(|(_, p)| {
-        std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.starts_with("resource ")))
-    })?;
-    Some((edited.1.clone(), largest))
-}
+use common::plan_module::{files, BENCH_VARIABLES, EMPTY_STATE};
 
 fn main() {
     let args: Vec<String> = std::env::args()

@@ -196,7 +196,7 @@ mod tests {
                 }
             }
         }
-        all.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+        all.sort_by_key(|a| (a.0, a.1, a.2));
         all.into_iter().take(limit).map(|a| a.3).collect()
     }
 
