@@ -537,3 +537,33 @@ fn file_unsuitable(m: &MergedModule, v: &Variable, verb: &str, reason: &str) -> 
         range_text(m, v.provenance.decl)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::NoProviderSchemas;
+    use crate::workspace::Workspace;
+
+    #[test]
+    fn given_values_are_the_validated_values_without_the_rules() {
+        let dir = Path::new("/nonexistent-strata-given-values");
+        let ws = Workspace::new();
+        let text = "variable \"a\" {\n  default = \"x\"\n  validation {\n    condition     = var.a == \"y\"\n    error_message = \"Not y.\"\n  }\n}\nvariable \"b\" {\n  type    = number\n  default = \"2\"\n}\n";
+        ws.open_document(&dir.join("main.tf"), text, 1);
+        let m = ws.merged(dir).expect("merged");
+        let inputs = VariableInputs::default();
+        let (mut diags, mut warnings) = (Vec::new(), Vec::new());
+        let validated = root_values(
+            &m,
+            dir,
+            &inputs,
+            &NoProviderSchemas,
+            &mut diags,
+            &mut warnings,
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        let given = given_root_values(&m, dir, &inputs);
+        assert_eq!(given, validated);
+        assert_eq!(given.get("b"), Some(&Value::Number(2.0)));
+    }
+}
