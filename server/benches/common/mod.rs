@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod plan_module;
+
 /// Resident memory of a process (`"self"` or a pid), in bytes, from `/proc`.
 pub fn rss_bytes(process: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{process}/status"))

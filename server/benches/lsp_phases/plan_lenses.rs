@@ -11,28 +11,14 @@
 //! `terraform.tfvars` (`BENCH_VARIABLES`), so that the plan has no errors and the lenses show. The edited file is the module's largest
 //! file holding a resource block. With `STRATA_BENCH_PHASE=plan` only this phase runs.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use serde_json::json;
 
+use super::common::plan_module::{files, BENCH_VARIABLES, EMPTY_STATE};
 use super::support::{self, TempDir};
 use super::{index_once, report, timed, EDITS};
-
-/// Values for the largest module's (`Azure__terraform-azurerm-aks`) required variables,
-/// and for those whose default fails a validation or precondition in Terraform too (HCL's
-/// `||` evaluates both sides), so that it plans without errors.
-const BENCH_VARIABLES: &str = r#"resource_group_name = "bench"
-location = "bench"
-prefix = "bench"
-agents_pool_undrainable_node_behavior = "Cordon"
-net_profile_pod_cidrs = ["10.244.0.0/16"]
-net_profile_service_cidrs = ["10.0.0.0/16"]
-bootstrap_profile = {}
-"#;
-
-/// An empty prior state.
-const EMPTY_STATE: &str = r#"{"version": 4, "serial": 1, "lineage": "bench", "resources": []}"#;
 
 /// Runs the phase on the fixture and on the corpus's largest module; whether it was
 /// asked to run alone.
@@ -83,7 +69,8 @@ fn bench_module(label: &str, source: &Path, state: Option<&str>) {
     );
     let planned = lenses.as_array().map_or(0, |l| {
         l.iter()
-            .filter(|l| l["command"]["command"] == "strata.planPreview")
+            // The planned-action lens's command (`lsp::plan::SHOW_PLANNED_CHANGE`).
+            .filter(|l| l["command"]["command"] == "strata.showPlannedChange")
             .count()
     });
     // Without the plan's lenses the figures would measure something else.
@@ -161,22 +148,6 @@ fn bench_module(label: &str, source: &Path, state: Option<&str>) {
         largest_hints,
     );
     report(&format!("[{label}] codeLens again, nothing changed"), kept);
-}
-
-/// The largest `.tf` file of `dir` holding a resource block, and its largest `.tf` file.
-fn files(dir: &Path) -> Option<(PathBuf, PathBuf)> {
-    let mut tf: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "tf"))
-        .map(|e| (e.metadata().map_or(0, |m| m.len()), e.path()))
-        .collect();
-    tf.sort();
-    let largest = tf.last()?.1.clone();
-    let edited = tf.iter().rev().find(|(_, p)| {
-        std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.starts_with("resource ")))
-    })?;
-    Some((edited.1.clone(), largest))
 }
 
 fn name(path: &Path) -> String {

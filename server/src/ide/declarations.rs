@@ -37,9 +37,6 @@ pub struct FileDeclarations {
     pub module: Arc<str>,
     /// In source order.
     pub declared: Vec<Declared>,
-    /// The characters of each declaration's name, in the same order: a query's quick
-    /// test that it can match a name at all reads this list alone.
-    pub chars: Vec<CharSet>,
 }
 
 impl FileDeclarations {
@@ -48,7 +45,6 @@ impl FileDeclarations {
     /// resource, provider configuration and check.
     pub fn read(file: &SourceFile, module: Arc<str>) -> Self {
         let mut declared = Vec::new();
-        let mut chars = Vec::new();
         let mut name = String::new();
         let mut add = |name: &str, kind: SymbolKind, span: Span| {
             declared.push(Declared {
@@ -57,7 +53,6 @@ impl FileDeclarations {
                 span,
                 lines: [(0, 0); 2],
             });
-            chars.push(CharSet::of(name));
         };
         for block in &file.syntax.body.blocks {
             match name_block(block, &mut name) {
@@ -87,7 +82,6 @@ impl FileDeclarations {
             text: file.text.clone(),
             module,
             declared,
-            chars,
         }
     }
 

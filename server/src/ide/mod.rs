@@ -18,6 +18,7 @@ pub mod rename;
 pub mod selection;
 pub mod semantic_tokens;
 pub mod signature_help;
+mod symbol_index;
 pub mod tfvars;
 pub mod tfvars_diagnostics;
 pub mod workspace_symbols;

@@ -2,22 +2,22 @@
 //! module calls, resources, data sources, provider configurations, checks), fuzzy-matched
 //! against the query and ranked as editors rank names (nucleo's matcher).
 //!
-//! Each file's declarations are read once per version of the file and kept in an
-//! [`Index`] between queries; a query walks each file's list of the characters its names
-//! hold (one word per name, so that a workspace of 30,000 files is a few megabytes to
-//! read), skips every name that lacks a character the query needs before asking the
-//! matcher, and keeps only the best `limit` matches, ranked without comparing paths.
+//! The declarations are kept between queries in an [`Index`] (`symbol_index.rs`), each
+//! distinct name once: a query scores each name once (after a quick test of the
+//! characters it holds, which skips most names before asking the matcher), then walks the
+//! flat list of every declaration's name number and keeps only the best `limit`
+//! declarations, ranked without comparing paths.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
-use super::declarations::{CharSet, FileDeclarations};
+use super::declarations::CharSet;
 use super::outline::SymbolKind;
+pub use super::symbol_index::Index;
+use super::symbol_index::{Name, Snapshot};
 use crate::syntax::Span;
 use crate::text::{Position, PositionEncoding};
 use crate::workspace::Workspace;
@@ -41,71 +41,16 @@ pub struct Declaration {
     pub score: u32,
 }
 
-/// The declarations of every file of the workspace, kept between queries and brought up
-/// to date with the workspace before each.
-#[derive(Debug, Default)]
-pub struct Index {
-    kept: Mutex<Kept>,
-}
-
-#[derive(Debug, Default)]
-struct Kept {
-    /// The workspace generation the list was made at (`None`: never made).
-    generation: Option<u64>,
-    /// Every file's declarations, in workspace order.
-    files: Arc<Vec<Arc<FileDeclarations>>>,
-}
-
-impl Index {
-    /// Every file's declarations as the workspace holds it now: the files whose version
-    /// changed since the last query are read again, the others reused.
-    fn files(&self, ws: &Workspace) -> Arc<Vec<Arc<FileDeclarations>>> {
-        let Ok(mut kept) = self.kept.lock() else {
-            return Arc::new(read_all(ws, &HashMap::new()));
-        };
-        // Read before the walk: an edit during it leaves the list one generation behind,
-        // and the next query walks again.
-        let generation = ws.generation();
-        if kept.generation != Some(generation) {
-            let previous: HashMap<&std::path::Path, &Arc<FileDeclarations>> =
-                kept.files.iter().map(|f| (f.path.as_path(), f)).collect();
-            let files = Arc::new(read_all(ws, &previous));
-            kept.files = files;
-            kept.generation = Some(generation);
-        }
-        kept.files.clone()
-    }
-}
-
-/// Every file's declarations, reusing those of `previous` read from the same version.
-fn read_all(
-    ws: &Workspace,
-    previous: &HashMap<&std::path::Path, &Arc<FileDeclarations>>,
-) -> Vec<Arc<FileDeclarations>> {
-    let mut files = Vec::new();
-    for module in ws.modules() {
-        let dir: Arc<str> = module.dir.display().to_string().into();
-        for file in &module.sources {
-            let same = previous
-                .get(file.path.as_path())
-                .filter(|f| f.read_from(file));
-            files.push(match same {
-                Some(f) => Arc::clone(f),
-                None => Arc::new(FileDeclarations::read(file, dir.clone())),
-            });
-        }
-    }
-    files
-}
-
-/// A declaration that matched: how well, its name's length, which file, which of its
-/// declarations.
+/// A declaration that matched: how well, its name's length, and where it is in the
+/// snapshot's list of every declaration (the workspace's order).
 struct Hit {
     score: u32,
     length: u32,
-    file: u32,
-    declared: u32,
+    at: u32,
 }
+
+/// A name's score when it does not match.
+const NO_MATCH: u32 = u32::MAX;
 
 /// The declarations matching `query` best first, at most `limit` of them, with their
 /// places in `encoding` (an empty query matches everything, in workspace order).
@@ -116,8 +61,39 @@ pub fn workspace_symbols(
     limit: usize,
     encoding: PositionEncoding,
 ) -> Vec<Declaration> {
-    let files = index.files(ws);
+    let snapshot = index.snapshot(ws);
     let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+    let mut hits = Vec::new();
+    if pattern.atoms.is_empty() {
+        // Every name matches alike: the first `limit` are the answer.
+        let first = snapshot.names_declared.len().min(limit);
+        hits.extend((0..first as u32).map(|at| Hit {
+            score: 0,
+            length: 0,
+            at,
+        }));
+    } else {
+        let scores = scores(&pattern, &snapshot.names);
+        for (at, &n) in snapshot.names_declared.iter().enumerate() {
+            let Some(&score) = scores.get(n as usize).filter(|&&s| s != NO_MATCH) else {
+                continue;
+            };
+            let length = snapshot.names.get(n as usize).map_or(0, |n| n.text.len());
+            hits.push(Hit {
+                score,
+                length: length as u32,
+                at: at as u32,
+            });
+        }
+        best(&mut hits, limit);
+    }
+    hits.iter()
+        .filter_map(|hit| declaration(&snapshot, hit, encoding))
+        .collect()
+}
+
+/// Each distinct name's score for `pattern` (`NO_MATCH` when it does not match).
+fn scores(pattern: &Pattern, names: &[Name]) -> Vec<u32> {
     let required = CharSet::required(
         pattern
             .atoms
@@ -127,50 +103,35 @@ pub fn workspace_symbols(
     );
     let mut matcher = Matcher::new(Config::DEFAULT);
     let mut chars = Vec::new();
-    let mut hits = Vec::new();
-    'files: for (f, file) in files.iter().enumerate() {
-        for (d, &held) in file.chars.iter().enumerate() {
-            if !held.holds(required) {
-                continue;
+    names
+        .iter()
+        .map(|name| {
+            if !name.chars.holds(required) {
+                return NO_MATCH;
             }
-            let Some(declared) = file.declared.get(d) else {
-                continue;
-            };
             // Known ASCII: the matcher need not look at the name again to tell.
-            let haystack = match held.beyond_ascii() {
-                false => Utf32Str::Ascii(declared.name.as_bytes()),
-                true => Utf32Str::new(&declared.name, &mut chars),
+            let haystack = match name.chars.beyond_ascii() {
+                false => Utf32Str::Ascii(name.text.as_bytes()),
+                true => Utf32Str::new(&name.text, &mut chars),
             };
-            if let Some(score) = pattern.score(haystack, &mut matcher) {
-                hits.push(Hit {
-                    score,
-                    length: declared.name.len() as u32,
-                    file: f as u32,
-                    declared: d as u32,
-                });
-                // Without a query every name matches alike: the first `limit` are the answer.
-                if pattern.atoms.is_empty() && hits.len() >= limit {
-                    break 'files;
-                }
-            }
-        }
-    }
-    best(&mut hits, limit);
-    hits.iter()
-        .map(|hit| {
-            let file = &files[hit.file as usize];
-            let declared = &file.declared[hit.declared as usize];
-            Declaration {
-                name: declared.name.to_string(),
-                kind: declared.kind,
-                path: file.path.clone(),
-                span: declared.span,
-                range: file.range(declared, encoding),
-                module: file.module.to_string(),
-                score: hit.score,
-            }
+            pattern.score(haystack, &mut matcher).unwrap_or(NO_MATCH)
         })
         .collect()
+}
+
+/// The declaration a hit found, with its place in `encoding`.
+fn declaration(snapshot: &Snapshot, hit: &Hit, encoding: PositionEncoding) -> Option<Declaration> {
+    let (file, d) = snapshot.place(hit.at as usize)?;
+    let declared = file.declared.get(d)?;
+    Some(Declaration {
+        name: declared.name.to_string(),
+        kind: declared.kind,
+        path: file.path.clone(),
+        span: declared.span,
+        range: file.range(declared, encoding),
+        module: file.module.to_string(),
+        score: hit.score,
+    })
 }
 
 /// Keeps the best `limit` hits, best first: by score, then shorter names (closer
@@ -178,7 +139,7 @@ pub fn workspace_symbols(
 /// module's files in load order; then in the file). A query such as `module.` ties
 /// thousands of names: the key is numbers alone.
 fn best(hits: &mut Vec<Hit>, limit: usize) {
-    let key = |h: &Hit| (h.length, h.file, h.declared);
+    let key = |h: &Hit| (h.length, h.at);
     let order =
         |a: &Hit, b: &Hit| -> Ordering { b.score.cmp(&a.score).then_with(|| key(a).cmp(&key(b))) };
     if hits.len() > limit && limit > 0 {
@@ -191,6 +152,7 @@ fn best(hits: &mut Vec<Hit>, limit: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ide::declarations::FileDeclarations;
 
     fn workspace(files: &[(&str, &str)]) -> Workspace {
         let ws = Workspace::new();
@@ -202,6 +164,84 @@ mod tests {
 
     fn names(found: &[Declaration]) -> Vec<&str> {
         found.iter().map(|d| d.name.as_str()).collect()
+    }
+
+    /// The answer as if each declaration were scored alone, ranked by score, then
+    /// shorter names, then workspace order: what scoring each distinct name once must
+    /// not change.
+    fn scored_alone(ws: &Workspace, query: &str, limit: usize) -> Vec<(String, PathBuf, Span)> {
+        let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut chars = Vec::new();
+        let mut all = Vec::new();
+        for module in ws.modules() {
+            for file in &module.sources {
+                let read = FileDeclarations::read(file, "".into());
+                for d in read.declared {
+                    let score = match pattern.atoms.is_empty() {
+                        true => Some(0),
+                        false => pattern.score(Utf32Str::new(&d.name, &mut chars), &mut matcher),
+                    };
+                    if let Some(score) = score {
+                        let place = all.len();
+                        let found = (d.name.to_string(), file.path.clone(), d.span);
+                        // Without a query, in workspace order alone.
+                        let length = if pattern.atoms.is_empty() {
+                            0
+                        } else {
+                            d.name.len()
+                        };
+                        all.push((std::cmp::Reverse(score), length, place, found));
+                    }
+                }
+            }
+        }
+        all.sort_by_key(|a| (a.0, a.1, a.2));
+        all.into_iter().take(limit).map(|a| a.3).collect()
+    }
+
+    #[test]
+    fn each_name_scored_once_answers_as_each_declaration_scored_alone() {
+        let module = |n: usize| {
+            format!(
+                "variable \"name\" {{}}\nvariable \"vpc_id_{n}\" {{}}\nresource \"aws_vpc\" \"this\" {{}}\n\
+                 resource \"aws_subnet\" \"x{n}\" {{}}\nlocals {{\n  vpcé = 1\n  name = \"{n}\"\n}}\n\
+                 module \"vpc\" {{\n  source = \"./m\"\n}}\noutput \"vpc_id\" {{\n  value = 1\n}}\n"
+            )
+        };
+        let files: Vec<(String, String)> = (0..12)
+            .flat_map(|n| {
+                [
+                    (
+                        format!("/nonexistent-strata-symbols/m{}/main.tf", n % 5),
+                        module(n),
+                    ),
+                    (
+                        format!("/nonexistent-strata-symbols/m{}/x{n}.tf", n % 5),
+                        module(n % 3),
+                    ),
+                ]
+            })
+            .collect();
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let ws = workspace(&files);
+        let index = Index::default();
+        let queries = [
+            "vpc", "var.name", "x", "", "VPC", "!vpc", "^var", "vpc name", "é", "id$",
+        ];
+        for query in queries {
+            for limit in [1, 7, 40, 1000] {
+                let found: Vec<(String, PathBuf, Span)> =
+                    workspace_symbols(&index, &ws, query, limit, PositionEncoding::Utf16)
+                        .into_iter()
+                        .map(|d| (d.name, d.path, d.span))
+                        .collect();
+                assert_eq!(found, scored_alone(&ws, query, limit), "{query:?}, {limit}");
+            }
+        }
     }
 
     #[test]

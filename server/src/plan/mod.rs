@@ -45,7 +45,8 @@ pub(crate) use text::wrap;
 pub use text::{diagnostic_text, render_plan, render_text, snippet, PlaceOf, RenderedPlan};
 pub use tfvars_blocks::{block_problems, BlockProblem};
 pub use variables::{
-    definitions, root_values, unsuitable_in_file, variable_type, Definition, VariableInputs,
+    definitions, given_root_values, root_values, unsuitable_in_file, variable_type, Definition,
+    VariableInputs,
 };
 
 /// Which kind of plan (spec §4.11, §4.12).

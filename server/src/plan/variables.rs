@@ -111,6 +111,27 @@ pub fn variable_type(m: &MergedModule, v: &Variable) -> Type {
         .unwrap_or(Type::Dynamic)
 }
 
+/// The value of every root variable from its sources, as [`root_values`] finds it but
+/// not checked by its validation rules (which change no value): what an editor shows
+/// beside `var.x`. Every value is unknown when a source has a problem.
+pub fn given_root_values(
+    m: &MergedModule,
+    dir: &Path,
+    inputs: &VariableInputs,
+) -> BTreeMap<String, Value> {
+    let (mut diags, mut warnings) = (Vec::new(), Vec::new());
+    let (mut defaulted, mut in_files) = (BTreeSet::new(), BTreeMap::new());
+    given_values(
+        m,
+        dir,
+        inputs,
+        &mut defaulted,
+        &mut in_files,
+        &mut diags,
+        &mut warnings,
+    )
+}
+
 /// The value of every root variable, checked by its validation rules; problems are
 /// added to `diags`.
 pub fn root_values(
@@ -492,4 +513,34 @@ fn file_unsuitable(m: &MergedModule, v: &Variable, verb: &str, reason: &str) -> 
         v.name,
         range_text(m, v.provenance.decl)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::NoProviderSchemas;
+    use crate::workspace::Workspace;
+
+    #[test]
+    fn given_values_are_the_validated_values_without_the_rules() {
+        let dir = Path::new("/nonexistent-strata-given-values");
+        let ws = Workspace::new();
+        let text = "variable \"a\" {\n  default = \"x\"\n  validation {\n    condition     = var.a == \"y\"\n    error_message = \"Not y.\"\n  }\n}\nvariable \"b\" {\n  type    = number\n  default = \"2\"\n}\n";
+        ws.open_document(&dir.join("main.tf"), text, 1);
+        let m = ws.merged(dir).expect("merged");
+        let inputs = VariableInputs::default();
+        let (mut diags, mut warnings) = (Vec::new(), Vec::new());
+        let validated = root_values(
+            &m,
+            dir,
+            &inputs,
+            &NoProviderSchemas,
+            &mut diags,
+            &mut warnings,
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        let given = given_root_values(&m, dir, &inputs);
+        assert_eq!(given, validated);
+        assert_eq!(given.get("b"), Some(&Value::Number(2.0)));
+    }
 }

@@ -11,7 +11,7 @@ use super::{one_line, touches, Hint, HintKind, Kinds};
 use crate::eval::{evaluate, EvalError, Scope, Value};
 use crate::merge::MergedModule;
 use crate::module::SourceFile;
-use crate::plan::{root_values, VariableInputs};
+use crate::plan::{given_root_values, VariableInputs};
 use crate::syntax::{Body, Expr, ExprKind, Span, TraversalStep};
 use crate::workspace::Workspace;
 
@@ -47,8 +47,8 @@ pub(super) fn hints(
     out
 }
 
-/// The values of a root module's variables; none for a module another one calls, whose
-/// values its callers give.
+/// The values of a root module's variables, from the same sources as a plan's but not
+/// validated; none for a module another one calls, whose values its callers give.
 fn variable_values(ws: &Workspace, dir: &Path, m: &MergedModule) -> BTreeMap<String, Value> {
     if ws.module_roles().paths_of(dir).is_some() {
         return BTreeMap::new();
@@ -57,8 +57,8 @@ fn variable_values(ws: &Workspace, dir: &Path, m: &MergedModule) -> BTreeMap<Str
         env: VariableInputs::from_environment(),
         ..Default::default()
     };
-    let schemas = ws.provider_schemas_for(dir);
-    root_values(m, dir, &inputs, &*schemas, &mut Vec::new(), &mut Vec::new())
+    // Not validated: a failed rule changes no value, and is the diagnostics' to report.
+    given_root_values(m, dir, &inputs)
 }
 
 /// Calls `f` with the name and value of every argument of `body` and its blocks that
