@@ -120,16 +120,8 @@ pub fn given_root_values(
     inputs: &VariableInputs,
 ) -> BTreeMap<String, Value> {
     let (mut diags, mut warnings) = (Vec::new(), Vec::new());
-    let (mut defaulted, mut in_files) = (BTreeSet::new(), BTreeMap::new());
-    given_values(
-        m,
-        dir,
-        inputs,
-        &mut defaulted,
-        &mut in_files,
-        &mut diags,
-        &mut warnings,
-    )
+    let mut in_files = BTreeMap::new();
+    given_values(m, dir, inputs, &mut in_files, &mut diags, &mut warnings)
 }
 
 /// The value of every root variable, checked by its validation rules; problems are
