@@ -7,6 +7,7 @@ mod conform;
 mod constant;
 mod evaluate;
 mod every_error;
+mod for_exprs;
 mod expression_values;
 mod functions;
 mod marks;
@@ -17,6 +18,7 @@ mod refinement;
 mod set_order;
 mod shared;
 mod splat;
+mod templates;
 mod value;
 
 pub use budget::{Budget, EVALUATION_CANCELLED, EVALUATION_LIMIT};
