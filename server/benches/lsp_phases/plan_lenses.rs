@@ -83,7 +83,7 @@ fn bench_module(label: &str, source: &Path, state: Option<&str>) {
     );
     let planned = lenses.as_array().map_or(0, |l| {
         l.iter()
-            .filter(|l| l["command"]["command"] == "strata.planPreview")
+            .filter(|l| l["command"]["command"] == "strata.showPlannedChange")
             .count()
     });
     // Without the plan's lenses the figures would measure something else.
