@@ -15,7 +15,9 @@ impl Planner<'_> {
             if !moved || o.instance.deposed.is_some() {
                 continue;
             }
-            let object = o.instance.prior(&o.addr.resource.type_name)
+            let object = o
+                .instance
+                .prior(&o.addr.resource.type_name)
                 .mark_with_paths(&o.instance.sensitive_paths);
             let schema = self.removal_schema(o, None);
             drift.push(ResourceChange {

@@ -96,7 +96,8 @@ impl Planner<'_> {
             action,
             reason,
             before: Some(
-                o.instance.prior(&o.addr.resource.type_name)
+                o.instance
+                    .prior(&o.addr.resource.type_name)
                     .mark_with_paths(&o.instance.sensitive_paths),
             ),
             after: None,

@@ -40,9 +40,12 @@ pub enum ChildLookup {
     BuiltWithoutWaiting,
 }
 
-/// What a check's calls found: by `source`, the child's directory (`None` when the
-/// source led to no directory) and its revision (`None` when no module was found there).
-type Calls = BTreeMap<String, Option<(PathBuf, Option<u64>)>>;
+/// What one call found: the child's directory (`None` when the source led to no
+/// directory) and its revision (`None` when no module was found there).
+type Found = Option<(PathBuf, Option<u64>)>;
+
+/// What a check's calls found, by `source`.
+type Calls = BTreeMap<String, Found>;
 
 /// The kept checks, by module directory.
 #[derive(Debug, Default)]
@@ -182,7 +185,7 @@ impl Workspace {
         dir: &Path,
         source: &str,
         lookup: ChildLookup,
-    ) -> (Option<(PathBuf, Option<u64>)>, Option<Arc<MergedModule>>) {
+    ) -> (Found, Option<Arc<MergedModule>>) {
         let Some((child, module)) = self.find_child(dir, source, lookup) else {
             return (None, None);
         };
