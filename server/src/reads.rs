@@ -73,6 +73,13 @@ impl Reads {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Adds the paths of `other` not recorded yet, with the stamps `other` gave them.
+    fn add(&mut self, other: &Reads) {
+        for (path, stamp) in &other.0 {
+            self.0.entry(path.clone()).or_insert_with(|| stamp.clone());
+        }
+    }
 }
 
 thread_local! {
@@ -90,9 +97,7 @@ pub fn record_reads<T>(f: impl FnOnce() -> T) -> (T, Reads) {
             CURRENT.with(|c| {
                 let inner = c.replace(self.0.take());
                 if let (Some(outer), Some(inner)) = (c.borrow_mut().as_mut(), inner) {
-                    for (path, stamp) in inner.0 {
-                        outer.0.entry(path).or_insert(stamp);
-                    }
+                    outer.add(&inner);
                 }
             });
         }
@@ -112,6 +117,17 @@ pub fn record(path: &Path) {
             if !reads.0.contains_key(path) {
                 reads.0.insert(path.to_path_buf(), Stamp::now(path));
             }
+        }
+    });
+}
+
+/// Records that the analysis running on this thread depends on every path of `reads`,
+/// with the stamps they had when first looked at: what a kept result that one read
+/// (served in its place) looked at.
+pub fn record_all(reads: &Reads) {
+    CURRENT.with(|c| {
+        if let Some(current) = c.borrow_mut().as_mut() {
+            current.add(reads);
         }
     });
 }

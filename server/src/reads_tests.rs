@@ -38,3 +38,18 @@ fn an_outer_recording_keeps_what_an_inner_one_read() {
     record(Path::new("/nonexistent/after"));
     assert!(CURRENT.with(|c| c.borrow().is_none()));
 }
+
+#[test]
+fn a_kept_recording_is_replayed_with_its_first_stamps() {
+    let temp = tempdir::TempDir::new("reads-replay");
+    let file = temp.write("a.txt", "one");
+    let ((), kept) = record_reads(|| record(&file));
+    std::fs::write(&file, "changed").unwrap();
+    // A result kept from before the change, served inside another recording, makes that
+    // recording stale too: the stamp replayed is the one the kept result read.
+    let ((), outer) = record_reads(|| record_all(&kept));
+    assert_eq!(outer.len(), 1);
+    assert!(!outer.unchanged());
+    record_all(&kept); // nothing records here: nothing happens
+    assert!(CURRENT.with(|c| c.borrow().is_none()));
+}

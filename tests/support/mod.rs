@@ -25,8 +25,13 @@ pub mod recorded_plan;
 pub const DEADLINE: Duration = Duration::from_secs(20);
 
 /// The path of the `strata` binary built for these tests.
+/// `STRATA_BENCH_SERVER` names another binary: a benchmark compares two builds with the
+/// same client.
 pub fn strata_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_strata"))
+    match std::env::var_os("STRATA_BENCH_SERVER") {
+        Some(other) => PathBuf::from(other),
+        None => PathBuf::from(env!("CARGO_BIN_EXE_strata")),
+    }
 }
 
 /// Says that a test skipped itself. Written straight to the stderr handle, which the test

@@ -11,7 +11,7 @@ use super::convert::Texts;
 use crate::ide::code_actions;
 use crate::syntax::Span;
 use crate::text::PositionEncoding;
-use crate::workspace::Workspace;
+use crate::workspace::{ChildLookup, Workspace};
 
 /// The kind of the action applying every safe fix.
 pub const FIX_ALL: &str = "source.fixAll.strata";
@@ -44,7 +44,8 @@ pub fn actions(
     let wanted = |kind: &str| wanted(only, kind);
     let module = ws.module(path.parent()?)?;
     let roles = ws.module_roles();
-    let diagnostics = super::diagnostics::check(ws, &module, &roles);
+    // The module's kept check, shared with its published diagnostics.
+    let diagnostics = super::diagnostics::check(ws, &module, &roles, ChildLookup::Built);
     let mut texts = Texts::new(ws);
     let start = texts.offset(path, range.start, encoding)?;
     let end = texts.offset(path, range.end, encoding)?;

@@ -20,7 +20,7 @@ use crate::check::{check_module, Diagnostic, Severity};
 use crate::module::Module;
 use crate::syntax::Span;
 use crate::text::lines::LineIndex;
-use crate::workspace::{CallCycles, ModuleRoles, Workspace};
+use crate::workspace::{CallCycles, ChildLookup, ModuleRoles, Workspace};
 
 /// Whether `module` is still the current snapshot of its directory.
 pub(super) fn is_current(ws: &Workspace, module: &Module) -> bool {
@@ -38,9 +38,14 @@ pub(super) struct Checked {
 /// Checks `module` as the editor shows it (off the async threads: this is long work):
 /// in the role `strata check` gives it (a module another one calls is its child), with
 /// the problems of a root module's open variable definitions files; `cancel` stops it.
-pub(super) fn check_snapshot(ws: &Workspace, module: &Module, cancel: &Cancel) -> Checked {
+pub(super) fn check_snapshot(
+    ws: &Workspace,
+    module: &Module,
+    cancel: &Cancel,
+    lookup: ChildLookup,
+) -> Checked {
     let roles = ws.module_roles();
-    let mut diagnostics = cancel.run(|| check(ws, module, &roles));
+    let mut diagnostics = cancel.run(|| check(ws, module, &roles, lookup));
     if roles.paths_of(&module.dir).is_none() {
         diagnostics.extend(tfvars(ws, module));
     }
@@ -190,13 +195,21 @@ fn tfvars(ws: &Workspace, module: &Module) -> Vec<Diagnostic> {
 }
 
 /// The diagnostics of `module` (with the module call cycles its calls close), or one
-/// saying that checking it failed.
-pub(super) fn check(ws: &Workspace, module: &Module, roles: &ModuleRoles) -> Vec<Diagnostic> {
+/// saying that checking it failed. The check with the module's own provider schemas is
+/// the workspace's kept one (`Workspace::checked`), which the plan and code actions share;
+/// `lookup` says whether this one may wait for another running.
+pub(super) fn check(
+    ws: &Workspace,
+    module: &Module,
+    roles: &ModuleRoles,
+    lookup: ChildLookup,
+) -> Vec<Diagnostic> {
     let children = |source: &str| ws.read_child(&module.dir, source).map(|(_, m)| m);
     let what = format!("diagnostics of {}", module.dir.display());
     contain(what, || {
         let role = roles.role(&module.dir);
-        let mut all = ws.check_in_root_roles(module, &|merged, schemas| {
+        let mut all = ws.checked(module, role, lookup).as_ref().clone();
+        ws.check_in_other_root_roles(module, &mut all, &|merged, schemas| {
             check_module(module, merged, &children, schemas, role)
         });
         let child = |from: &std::path::Path, source: &str| ws.read_child(from, source);

@@ -31,7 +31,7 @@ use super::diagnostics::{check_snapshot, clear, is_current, send, Checked};
 use super::state::State;
 use crate::cancel::Cancel;
 use crate::module::Module;
-use crate::workspace::{ModuleRoles, Workspace};
+use crate::workspace::{ChildLookup, ModuleRoles, Workspace};
 
 /// Where a snapshot waits for its check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,8 +208,9 @@ impl Task {
                 Job::Module(module) if is_current(&self.ws, &module) => {
                     let cancel = self.running.start(Lane::Edits, &module.dir);
                     let (ws, checked, flag) = (self.ws.clone(), module.clone(), cancel.clone());
-                    let check =
-                        tokio::task::spawn_blocking(move || check_snapshot(&ws, &checked, &flag));
+                    let check = tokio::task::spawn_blocking(move || {
+                        check_snapshot(&ws, &checked, &flag, ChildLookup::Built)
+                    });
                     return Some(InProgress {
                         check: Box::pin(async { check.await.ok() }),
                         serial,
@@ -236,9 +237,10 @@ impl Task {
             }
             let cancel = self.running.start(Lane::Background, &module.dir);
             let (ws, checked, flag) = (self.ws.clone(), module.clone(), cancel.clone());
-            let check = self
-                .background
-                .run(move || check_snapshot(&ws, &checked, &flag));
+            // Never making a request wait behind a check at the lowest priority.
+            let check = self.background.run(move || {
+                check_snapshot(&ws, &checked, &flag, ChildLookup::BuiltWithoutWaiting)
+            });
             return Some(InProgress {
                 check: Box::pin(check),
                 serial,

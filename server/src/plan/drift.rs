@@ -4,7 +4,6 @@
 //! instead of among the changes (Terraform's `renderHumanDiffDrift`).
 
 use super::planner::Planner;
-use super::providers::decode_prior;
 use super::{Action, ResourceChange};
 
 impl Planner<'_> {
@@ -16,7 +15,9 @@ impl Planner<'_> {
             if !moved || o.instance.deposed.is_some() {
                 continue;
             }
-            let object = decode_prior(&o.addr.resource.type_name, &o.instance.attributes)
+            let object = o
+                .instance
+                .prior(&o.addr.resource.type_name)
                 .mark_with_paths(&o.instance.sensitive_paths);
             let schema = self.removal_schema(o, None);
             drift.push(ResourceChange {

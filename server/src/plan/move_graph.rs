@@ -24,12 +24,13 @@ pub(super) struct Endpoint {
     subject: Target,
 }
 
-/// A statement of the graph: its endpoints and where it is declared (`main.tf:2,1`).
+/// A statement of the graph: its endpoints and which declared statement it is (its
+/// place is worded only for the statements of a cycle found).
 #[derive(Debug, Clone)]
 pub(super) struct Statement {
     pub from: Endpoint,
     pub to: Endpoint,
-    pub at: String,
+    pub declared: usize,
 }
 
 impl Endpoint {
@@ -258,7 +259,7 @@ mod tests {
         Statement {
             from: Endpoint::new(module.clone(), parse(from)),
             to: Endpoint::new(module, parse(to)),
-            at: String::new(),
+            declared: 0,
         }
     }
 

@@ -30,10 +30,11 @@ struct Declared {
     to_text: String,
 }
 
-/// A source or destination already seen, with the other end and where its statement is.
-struct Seen {
+/// A source or destination already seen, with the other end and the declared statement
+/// that names it (its place is worded only for an error: most plans have none).
+struct Seen<'d> {
     other: Target,
-    at: String,
+    declared: &'d Declared,
 }
 
 impl Planner<'_> {
@@ -46,7 +47,6 @@ impl Planner<'_> {
         let paths: Vec<ModulePath> = self.nodes.borrow().iter().map(|n| n.path.clone()).collect();
         for d in &declared {
             let origin = d.block.header_origin();
-            let at = self.start_text(&d.merged, origin);
             let instances = paths.iter().filter(|p| {
                 p.calls()
                     .iter()
@@ -81,21 +81,21 @@ impl Planner<'_> {
                 match sources.get(&from.to_string()) {
                     Some(seen) if seen.other != to => errors.push(error(
                         "Ambiguous move statements",
-                        format!("A statement at {} declared that {from} moved to {}, but this statement instead declares that it moved to {to}.\n\nEach {noun} can move to only one destination {short}.", seen.at, seen.other),
+                        format!("A statement at {} declared that {from} moved to {}, but this statement instead declares that it moved to {to}.\n\nEach {noun} can move to only one destination {short}.", self.declared_at(seen.declared), seen.other),
                     )),
                     Some(_) => {}
                     None => {
-                        sources.insert(from.to_string(), Seen { other: to.clone(), at: at.clone() });
+                        sources.insert(from.to_string(), Seen { other: to.clone(), declared: d });
                     }
                 }
                 match destinations.get(&to.to_string()) {
                     Some(seen) if seen.other != from => errors.push(error(
                         "Ambiguous move statements",
-                        format!("A statement at {} declared that {} moved to {to}, but this statement instead declares that {from} moved there.\n\nEach {noun} can have moved from only one source {short}.", seen.at, seen.other),
+                        format!("A statement at {} declared that {} moved to {to}, but this statement instead declares that {from} moved there.\n\nEach {noun} can have moved from only one source {short}.", self.declared_at(seen.declared), seen.other),
                     )),
                     Some(_) => {}
                     None => {
-                        destinations.insert(to.to_string(), Seen { other: from.clone(), at: at.clone() });
+                        destinations.insert(to.to_string(), Seen { other: from.clone(), declared: d });
                     }
                 }
             }
@@ -142,14 +142,15 @@ impl Planner<'_> {
     fn move_cycles(&self, declared: &[Declared]) -> Vec<PlanDiagnostic> {
         let statements: Vec<Statement> = declared
             .iter()
-            .filter_map(|d| {
+            .enumerate()
+            .filter_map(|(i, d)| {
                 let from = Target::parse(&d.from_text, &ModulePath::root()).ok()?;
                 let to = Target::parse(&d.to_text, &ModulePath::root()).ok()?;
                 let (from, to) = unify(from, to);
                 Some(Statement {
                     from: Endpoint::new(d.module.clone(), from),
                     to: Endpoint::new(d.module.clone(), to),
-                    at: self.start_text(&d.merged, d.block.header_origin()),
+                    declared: i,
                 })
             })
             .collect();
@@ -160,7 +161,8 @@ impl Planner<'_> {
                     .iter()
                     .map(|&i| {
                         let s = &statements[i];
-                        format!("\n  - {}: {} → {}", s.at, s.from, s.to)
+                        let at = self.declared_at(&declared[s.declared]);
+                        format!("\n  - {at}: {} → {}", s.from, s.to)
                     })
                     .collect();
                 lines.sort();
@@ -245,6 +247,11 @@ impl Planner<'_> {
                 Target::Instance(i) => i.resource == target.resource && i.key == InstanceKey::None,
                 Target::Module { .. } => false,
             })
+    }
+
+    /// Where a declared statement is, as `start_text` words it.
+    fn declared_at(&self, d: &Declared) -> String {
+        self.start_text(&d.merged, d.block.header_origin())
     }
 
     /// Where a place starts, as HCL's `StartString` prints it: `main.tf:5,1`, the file

@@ -14,7 +14,7 @@ pub(super) struct Object {
     /// Where it is now.
     pub addr: InstanceAddr,
     /// The stored object.
-    pub instance: StateInstance,
+    pub instance: std::sync::Arc<StateInstance>,
     /// Where it was before the moves, when it moved.
     pub previous: Option<InstanceAddr>,
 }

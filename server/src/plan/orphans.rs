@@ -6,7 +6,6 @@
 use super::address::{InstanceAddr, ModulePath, Target};
 use super::moves::{covers, Object};
 use super::planner::{declared_at, literal_bool, Planner, Repetition};
-use super::providers::decode_prior;
 use super::state::{InstanceKey, ResourceMode};
 use super::{Action, PlanMode, ResourceChange};
 use crate::merge::{MergedModule, Mode, Resource, ResourceKey};
@@ -97,7 +96,8 @@ impl Planner<'_> {
             action,
             reason,
             before: Some(
-                decode_prior(&o.addr.resource.type_name, &o.instance.attributes)
+                o.instance
+                    .prior(&o.addr.resource.type_name)
                     .mark_with_paths(&o.instance.sensitive_paths),
             ),
             after: None,

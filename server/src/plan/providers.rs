@@ -19,12 +19,7 @@ use crate::types::Type;
 /// `input`, `output` and `triggers_replace`).
 pub fn decode_prior(type_name: &str, attributes: &serde_json::Value) -> Value {
     let mut value = Value::from_json(attributes);
-    // Attributes of dynamic type are stored with their type (`{"value", "type"}`).
-    let dynamic: &[&str] = match type_name {
-        "terraform_data" => &["input", "output", "triggers_replace"],
-        "terraform_remote_state" => &["config", "defaults", "outputs"],
-        _ => &[],
-    };
+    let dynamic = dynamic_attributes(type_name);
     if !dynamic.is_empty() {
         if let Value::Object(map) = &mut value {
             for &name in dynamic {
@@ -35,6 +30,16 @@ pub fn decode_prior(type_name: &str, attributes: &serde_json::Value) -> Value {
         }
     }
     value
+}
+
+/// The attributes of dynamic type of a resource type, which state stores with their type
+/// (`{"value", "type"}`): two types with the same decode a stored object the same.
+pub fn dynamic_attributes(type_name: &str) -> &'static [&'static str] {
+    match type_name {
+        "terraform_data" => &["input", "output", "triggers_replace"],
+        "terraform_remote_state" => &["config", "defaults", "outputs"],
+        _ => &[],
+    }
 }
 
 /// The object an import yields, where Strata knows it: `terraform_data`'s import keeps

@@ -4,11 +4,13 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
 use thiserror::Error;
 
+use super::providers::{decode_prior, dynamic_attributes};
 use crate::eval::{MarkedPaths, Marks, PathStep};
 use crate::merge::strip_instance_keys;
 use crate::text::read::{read_bounded, ReadError};
@@ -133,7 +135,7 @@ pub struct StateResource {
     /// The provider configuration address, as stored.
     pub provider: Option<String>,
     /// Its objects, current and deposed.
-    pub instances: Vec<StateInstance>,
+    pub instances: Vec<Arc<StateInstance>>,
 }
 
 /// One stored object of a resource instance.
@@ -149,6 +151,9 @@ pub struct StateInstance {
     pub schema_version: u64,
     /// The attribute values (a legacy `attributes_flat` map is kept as it is).
     pub attributes: Value,
+    /// The attributes as the planner compares them, decoded once with the resource's type
+    /// (`providers::decode_prior`): a kept state is planned against after every edit.
+    decoded: (&'static [&'static str], crate::eval::Value),
     /// The resources this object depended on (instance keys removed).
     pub dependencies: Vec<String>,
     /// Whether it was created with `create_before_destroy`.
@@ -158,6 +163,19 @@ pub struct StateInstance {
     /// Where its attributes are sensitive (`sensitive_attributes`; a path Strata cannot
     /// read is left out).
     pub sensitive_paths: MarkedPaths,
+}
+
+impl StateInstance {
+    /// The stored object as the planner compares it for a resource of `type_name`
+    /// (`providers::decode_prior`), decoded when the state was read unless `type_name`
+    /// decodes it otherwise than the resource's own type (a move across types).
+    pub fn prior(&self, type_name: &str) -> crate::eval::Value {
+        let (dynamic, decoded) = &self.decoded;
+        if *dynamic == dynamic_attributes(type_name) {
+            return decoded.clone();
+        }
+        decode_prior(type_name, &self.attributes)
+    }
 }
 
 impl StateResource {
@@ -381,12 +399,18 @@ fn resource(file: &str, r: RawResource) -> Result<StateResource, StateError> {
             };
             return Err(invalid(format!("duplicate {what} for instance {key:?}")));
         }
-        out.instances.push(StateInstance {
+        let attributes = i.attributes.or(i.attributes_flat).unwrap_or(Value::Null);
+        let decoded = (
+            dynamic_attributes(&out.type_name),
+            decode_prior(&out.type_name, &attributes),
+        );
+        out.instances.push(Arc::new(StateInstance {
             key,
             status,
             deposed: i.deposed,
             schema_version: i.schema_version,
-            attributes: i.attributes.or(i.attributes_flat).unwrap_or(Value::Null),
+            attributes,
+            decoded,
             // Dependencies are recorded per resource, whatever instance wrote them.
             dependencies: i
                 .dependencies
@@ -401,7 +425,7 @@ fn resource(file: &str, r: RawResource) -> Result<StateResource, StateError> {
                 .filter_map(sensitive_path)
                 .map(|path| (path, Marks::SENSITIVE))
                 .collect(),
-        });
+        }));
     }
     Ok(out)
 }

@@ -5,6 +5,7 @@
 //! always win over what is on disk. Readers never wait on parsing: a module is rebuilt
 //! from already-parsed files under a short lock.
 
+mod checks;
 mod configuration;
 mod cycles;
 mod discover;
@@ -27,6 +28,7 @@ use crate::module::{classify, Dialect, FileSet, Module, SourceFile};
 use crate::schema::{NoProviderSchemas, ProviderSchemaSource};
 use crate::text::{Document, PositionEncoding, TextChange, TextError};
 
+pub use checks::ChildLookup;
 pub use cycles::{CallCycles, CALL_CYCLE_CODE};
 pub use discover::{discover_modules, is_skipped_dir};
 pub use disk::MAX_FILE_BYTES;
@@ -54,6 +56,8 @@ pub struct Workspace {
     states: states::StateCache,
     /// The last plan of each module, while what it read is unchanged.
     plans: plans::PlanCache,
+    /// The last checks of each module, while what they read is unchanged.
+    checks: checks::CheckCache,
     /// The provider schemas analyses use.
     provider_schemas: SchemaSlot,
     /// The local module calls of each module, for the roles (`roles.rs`).
@@ -238,6 +242,7 @@ impl Workspace {
         self.modules.remove(dir);
         self.merged.remove(dir);
         self.plans.forget(dir);
+        self.checks.forget(dir);
         self.forget_calls(dir);
         self.generation.fetch_add(1, Ordering::Release);
         forgotten

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::plans::{Calls, PlanInputs};
-use super::{local_child_dir, Workspace};
-use crate::check::{check_module, Role, Severity};
+use super::{local_child_dir, ChildLookup, Workspace};
+use crate::check::{Role, Severity};
 use crate::merge::MergedModule;
 use crate::module::Module;
 use crate::plan::{plan, snippet, Configuration, Plan, PlanDiagnostic, PlanOptions, StateError};
@@ -81,23 +81,28 @@ impl Workspace {
                 .or_insert_with(|| found.as_ref().map(|(d, _, rev)| (d.clone(), *rev)));
             found.map(|(d, m, _)| (d, m))
         };
-        let child_of_dir = |source: &str| children(dir, source).map(|(_, m)| m);
+        // The check the editor's diagnostics share (`checks.rs`). The plan depends on the
+        // child modules it looked at: they are looked up again as the plan's own calls.
+        let (checked, sources) = self.checked_calls(module, Role::Root, ChildLookup::Index);
+        for source in &sources {
+            children(dir, source);
+        }
         let schemas = self.provider_schemas_for(dir);
-        let errors: Vec<PlanDiagnostic> =
-            check_module(module, &merged, &child_of_dir, &*schemas, Role::Root)
-                .into_iter()
-                .chain(crate::check::plan_time_errors(&merged, &*schemas))
-                .filter(|d| d.severity == Severity::Error)
-                .map(|d| PlanDiagnostic {
-                    summary: d.summary,
-                    detail: d.detail,
-                    // Some follow-up errors have no place in any file.
-                    place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
-                    values: d.values,
-                    address: None,
-                    function_call: None,
-                })
-                .collect();
+        let errors: Vec<PlanDiagnostic> = checked
+            .iter()
+            .cloned()
+            .chain(crate::check::plan_time_errors(&merged, &*schemas))
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| PlanDiagnostic {
+                summary: d.summary,
+                detail: d.detail,
+                // Some follow-up errors have no place in any file.
+                place: (!d.path.as_os_str().is_empty()).then_some((d.path, d.span)),
+                values: d.values,
+                address: None,
+                function_call: None,
+            })
+            .collect();
         if !errors.is_empty() {
             return Ok(Plan {
                 errors,

@@ -68,6 +68,19 @@ impl Workspace {
     ) -> Vec<D> {
         let own = self.provider_schemas_for(&module.dir);
         let mut found = check(&self.merged_of(module), &*own);
+        self.check_in_other_root_roles(module, &mut found, check);
+        found
+    }
+
+    /// Adds to `found`, what `check` found in `module` with its own schemas, what it
+    /// finds with those of the other root modules that call it (see
+    /// [`Workspace::check_in_root_roles`]).
+    pub fn check_in_other_root_roles<D: PartialEq>(
+        &self,
+        module: &Module,
+        found: &mut Vec<D>,
+        check: &dyn Fn(&MergedModule, &dyn ProviderSchemaSource) -> Vec<D>,
+    ) {
         let roles = self.provider_schemas().for_module_roles(&module.dir);
         for role in roles.iter().skip(1) {
             let merged = merge_with(module, &*role.schemas);
@@ -77,6 +90,5 @@ impl Workspace {
                 }
             }
         }
-        found
     }
 }

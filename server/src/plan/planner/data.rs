@@ -6,7 +6,7 @@ use super::{declared_at, Bindings, Planned, Planner};
 use crate::eval::Value;
 use crate::merge::Resource;
 use crate::plan::address::InstanceAddr;
-use crate::plan::providers::{self, decode_prior};
+use crate::plan::providers;
 use crate::plan::{Action, ResourceChange};
 
 impl Planner<'_> {
@@ -92,12 +92,7 @@ impl Planner<'_> {
         let prior = || {
             self.current
                 .get(addr)
-                .map(|&i| {
-                    decode_prior(
-                        &addr.resource.type_name,
-                        &self.objects[i].instance.attributes,
-                    )
-                })
+                .map(|&i| self.objects[i].instance.prior(&addr.resource.type_name))
                 .filter(|p| !crate::plan::providers::differs(&config, p, true))
         };
         let after = read

@@ -11,7 +11,7 @@ use crate::eval::Value;
 use crate::merge::{MergedBody, MergedModule, Mode, Resource, ResourceKey};
 use crate::module::Dialect;
 use crate::plan::address::{InstanceAddr, ResourceAddr};
-use crate::plan::providers::{self, decode_prior, propose, propose_replacement};
+use crate::plan::providers::{self, propose, propose_replacement};
 use crate::plan::state::{InstanceKey, InstanceStatus, ResourceMode};
 use crate::plan::{Action, PlanDiagnostic, PlanMode, ResourceChange};
 use crate::schema::BlockSchema;
@@ -196,7 +196,7 @@ impl Planner<'_> {
             .and_then(|id| providers::imported(&addr.resource.type_name, id));
         let unread_import = importing.is_some() && imported.is_none();
         let prior_value = prior
-            .map(|o| decode_prior(&addr.resource.type_name, &o.instance.attributes))
+            .map(|o| o.instance.prior(&addr.resource.type_name))
             .or(imported);
         let tainted = prior.is_some_and(|o| o.instance.status == InstanceStatus::Tainted);
         let planning_prior = if tainted { None } else { prior_value.clone() };

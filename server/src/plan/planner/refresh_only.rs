@@ -19,7 +19,7 @@ use super::{Bindings, Planned, Planner};
 use crate::eval::{index_value, references, EvalError, Value};
 use crate::merge::{Origin, Resource};
 use crate::plan::address::InstanceAddr;
-use crate::plan::providers::{self, decode_prior};
+use crate::plan::providers;
 use crate::plan::state::InstanceKey;
 use crate::plan::{Action, PlanDiagnostic};
 
@@ -46,7 +46,7 @@ impl Planner<'_> {
             return Planned::unknown();
         };
         let type_name = &addr.resource.type_name;
-        let prior = decode_prior(type_name, &self.objects[i].instance.attributes);
+        let prior = self.objects[i].instance.prior(type_name);
         let schema = self.resource_schema(node, r);
         let referenced =
             providers::as_referenced(type_name, prior.clone(), false, schema.as_deref());
