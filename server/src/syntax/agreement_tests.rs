@@ -62,26 +62,6 @@ fn tf_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 
 /// The texts among `texts` that Strata parses cleanly but HCL's model refuses, each with
 /// the model's first error.
-/// Disagreements known and not fixed yet, each a finding of this test on mangled fixtures:
-/// (HCL's summary, the line it reports at). hcl-edit reads whitespace after a traversal's
-/// `.` and around a full splat's `*` as any whitespace, so `terraform.` at a line's end
-/// takes the next line's first word as its attribute and `x[` + newline + `*]` is a splat,
-/// where HCL's scanner emits a newline token there (outside brackets and parentheses) and
-/// its parser refuses it. The fix belongs in the hcl-edit patch (`vendor/hcl-edit`); a
-/// first attempt at the splat part did not find where the newline is accepted. The same
-/// holds before a legacy index: `[1].0` + newline + `.1` is read as one traversal, where
-/// HCL ends the attribute at the newline (found when session 28's fixtures shifted the
-/// mangling).
-const KNOWN: &[(&str, &str)] = &[
-    ("Invalid attribute name", "    condition     = terraform."),
-    ("Invalid attribute name", "  input = terraform_data.base."),
-    // The same `.` at a line's end, in the copies mangled once new fixtures shifted the
-    // sequence (fixtures/validate/refs-upstream, `var.` + newline + `nope9`).
-    ("Invalid attribute name", "  input = var."),
-    ("Invalid expression", "*].output"),
-    ("Argument or block definition required", ".1"),
-];
-
 fn disagreements(texts: impl Iterator<Item = String>) -> Vec<(String, String)> {
     let mut found = Vec::new();
     for text in texts {
@@ -96,11 +76,7 @@ fn disagreements(texts: impl Iterator<Item = String>) -> Vec<(String, String)> {
                 let path = format!("{dir}/{}.tf", found.len());
                 std::fs::write(path, &text).unwrap_or_default();
             }
-            let line = &text[from..to];
-            if KNOWN.contains(&(first.summary.as_str(), line)) {
-                continue;
-            }
-            found.push((first.summary, line.to_string()));
+            found.push((first.summary, text[from..to].to_string()));
         }
     }
     found

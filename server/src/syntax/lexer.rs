@@ -342,11 +342,18 @@ impl<'a> Lexer<'a> {
             return self.push_template_open(rest, len);
         }
         let mut len = rest.len();
-        for (i, c) in rest.char_indices() {
+        let mut chars = rest.char_indices();
+        while let Some((i, c)) = chars.next() {
             let here = &rest[i..];
             if c == '\n' {
                 len = i + 1;
                 break;
+            }
+            // `$${` and `%%{` are literal text: the `${` of `$${` opens nothing.
+            if here.starts_with("$${") || here.starts_with("%%{") {
+                chars.next();
+                chars.next();
+                continue;
             }
             if i > 0 && (self.template_open(here).is_some() || self.is_invalid(self.pos + i)) {
                 len = i;

@@ -5,6 +5,7 @@
 //! and the newlines HCL ignores (inside `(`, `[` and `for` expressions), which hcl-edit
 //! does not always accept.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::number_literal;
@@ -321,8 +322,51 @@ impl<'a> Scanner<'a> {
                 .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     }
 
+    /// The offset of the `[` on top of the stack when the brackets' context includes
+    /// newlines (a body or an object; not brackets, parentheses, a `for` expression or an
+    /// interpolation, where HCL skips them).
+    fn bracket_reading_newlines(&self) -> Option<usize> {
+        let (Frame::Bracket, open) = *self.stack.last()? else {
+            return None;
+        };
+        let outer = self.stack.len().checked_sub(2).map(|i| self.stack[i].0);
+        matches!(outer, None | Some(Frame::Brace)).then_some(open)
+    }
+
     fn closers(&self) -> String {
         self.stack.iter().rev().map(|(f, _)| f.closer()).collect()
+    }
+}
+
+/// Where a full splat's brackets opening at `open` hold only blanks, line breaks and
+/// comments around the `*` (`[` to the end of those after the star), or `None` when no `*`
+/// follows the `[` first. Where their context includes newlines, HCL reads a line break
+/// there itself, before it knows whether an index or a splat follows the `[`: `x[` +
+/// newline + `*]` is an index whose expression starts at `*` (`Invalid expression`), and
+/// `x[*` + newline + `]` a splat missing its `]`; no line break there may be blanked.
+fn splat_brackets(text: &str, open: usize, end: usize) -> Option<Range<usize>> {
+    let inner = text.get(open + 1..end)?;
+    let star = trivia_len(inner);
+    let after = inner[star..].strip_prefix('*')?;
+    Some(open + 1..open + 1 + star + 1 + trivia_len(after))
+}
+
+/// The length of the blanks, line breaks and comments at the start of `code`.
+fn trivia_len(code: &str) -> usize {
+    let mut at = 0;
+    loop {
+        let rest = &code[at..];
+        let skipped = if rest.starts_with('#') || rest.starts_with("//") {
+            rest.find('\n').unwrap_or(rest.len())
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            comment.find("*/").map_or(rest.len(), |end| end + 4)
+        } else {
+            rest.len() - rest.trim_start_matches([' ', '\t', '\r', '\n']).len()
+        };
+        if skipped == 0 {
+            return at;
+        }
+        at += skipped;
     }
 }
 
@@ -459,13 +503,26 @@ fn looks_like_block_header(line: &str) -> bool {
 pub(super) fn blank_ignored_newlines(text: &str) -> Option<String> {
     let mut sc = Scanner::new(text, 0..text.len());
     let mut blanks: Vec<Range<usize>> = Vec::new();
+    // The full splats' brackets met so far, by the offset of their `[` (`splat_brackets`).
+    let mut splats: HashMap<usize, Option<Range<usize>>> = HashMap::new();
     while let Some(step) = sc.step() {
-        let ignoring = sc.top().is_some_and(Frame::ignores_newlines);
-        match step {
-            Step::Newline(at) if ignoring => blanks.push(at..sc.pos),
-            Step::LineComment(r) if ignoring => blanks.push(r),
-            _ => {}
+        let blank = match step {
+            Step::Newline(at) => at..sc.pos,
+            Step::LineComment(r) => r,
+            Step::Other(_) => continue,
+        };
+        if !sc.top().is_some_and(Frame::ignores_newlines) {
+            continue;
         }
+        if let Some(open) = sc.bracket_reading_newlines() {
+            let splat = splats
+                .entry(open)
+                .or_insert_with(|| splat_brackets(text, open, sc.end));
+            if splat.as_ref().is_some_and(|s| s.contains(&blank.start)) {
+                continue;
+            }
+        }
+        blanks.push(blank);
     }
     if blanks.is_empty() {
         return None;
@@ -642,6 +699,16 @@ mod tests {
         assert_eq!(out.len(), text.len());
         assert!(out.starts_with("x = {   for k in y : k => k   if a &&   b     }\n"));
         assert!(out.ends_with("z = {\n a = 1\n}\n"));
+    }
+
+    #[test]
+    fn keeps_the_line_breaks_hcl_reads_in_a_full_splat() {
+        let text = "a = x[\n*].y\nb = x[*\n]\nc = f(x[\n*])\nd = x[\n0]\ne = { f = x[ # c\n* ] }\n";
+        let out = blank_ignored_newlines(text).unwrap();
+        assert_eq!(
+            out,
+            "a = x[\n*].y\nb = x[*\n]\nc = f(x[ *])\nd = x[ 0]\ne = { f = x[ # c\n* ] }\n"
+        );
     }
 
     #[test]

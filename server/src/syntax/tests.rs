@@ -330,3 +330,69 @@ fn escapes_at_the_end_of_the_text_or_of_wide_characters_parse() {
         }
     }
 }
+
+/// Compares the native parse of every `.tf` file of `fixtures/validate/<fixture>` with what
+/// `terraform validate` said of it (`scripts/record-validate.py`): summary, detail and
+/// range of every error. With `refused`, each file must hold an error.
+fn assert_parsed_as_recorded(fixture: &str, refused: bool) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/validate")
+        .join(fixture);
+    let recorded = std::fs::read_to_string(dir.join("expected.json")).unwrap();
+    let recorded: serde_json::Value = serde_json::from_str(&recorded).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tf"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{fixture}");
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let mut expected: Vec<(String, String, u64, u64)> = recorded["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["range"]["filename"] == name.as_str())
+            .map(|d| {
+                let byte = |end: &str| d["range"][end]["byte"].as_u64().unwrap();
+                let text = |key: &str| d[key].as_str().unwrap().to_string();
+                (text("summary"), text("detail"), byte("start"), byte("end"))
+            })
+            .collect();
+        expected.sort();
+        assert_eq!(!expected.is_empty(), refused, "{fixture}/{name}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut found: Vec<_> = native(&text)
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let (start, end) = (u64::from(d.span.start), u64::from(d.span.end));
+                (d.summary.clone(), d.detail.clone(), start, end)
+            })
+            .collect();
+        found.sort();
+        assert_eq!(found, expected, "{fixture}/{name}");
+    }
+}
+
+/// Where HCL's scanner emits newline tokens (outside brackets, parentheses, `for`
+/// expressions and templates), no line break may follow a traversal's `.`, none may sit
+/// inside a full splat's brackets, and one after a closing bracket or parenthesis ends
+/// the expression. Each file of `syntax-native-newline-steps` is one such text, each
+/// argument of `syntax-native-newline-steps-legal` one HCL accepts.
+#[test]
+fn line_breaks_in_traversals_are_read_as_terraform_recorded() {
+    assert_parsed_as_recorded("syntax-native-newline-steps", true);
+    assert_parsed_as_recorded("syntax-native-newline-steps-legal", false);
+}
+
+/// Found by the agreement test on mangled copies of the corpus: the lexer of HCL's model
+/// (`diagnose`, which reports a broken file's errors) read the `${` of a heredoc's `$${`
+/// as an interpolation, so `$${G#W}` commented out the rest of the heredoc and the error
+/// after it went unreported.
+#[test]
+fn heredoc_escapes_are_literal_text_as_terraform_recorded() {
+    assert_parsed_as_recorded("syntax-native-heredoc-escapes", true);
+}

@@ -41,6 +41,22 @@ fn ws_or_sp<'i>(
     }
 }
 
+/// Strata's patch (see STRATA-PATCH.md): runs `parser` with newlines allowed in `state`
+/// (between brackets, parentheses and in `for` expressions, where HCL's parser skips the
+/// newline tokens), then puts the state's former setting back: after the closing bracket
+/// a newline ends the expression again, so that `[1]` + newline + `.x` is no traversal.
+fn with_newlines_allowed<'i, O>(
+    state: &RefCell<ExprParseState>,
+    input: &mut Input<'i>,
+    mut parser: impl ModalParser<Input<'i>, O, ContextError>,
+) -> ModalResult<O> {
+    let outer = state.borrow().newlines_allowed();
+    state.borrow_mut().allow_newlines();
+    let parsed = parser.parse_next(input);
+    state.borrow_mut().set_newlines_allowed(outer);
+    parsed
+}
+
 /// Parses an expression which is not nested within another expression, e.g. an attribute value.
 ///
 /// In contrast to [`expr`], the expression itself does not count towards the nesting depth.
@@ -261,7 +277,7 @@ fn traversal<'i>(
                 ws_or_sp(state),
                 // A `..` may indicate a for object expr containing a `...`, ensure there isn't a
                 // subsequent `.` traversal operator and backtrack if there is.
-                preceded(not(".."), traversal_operator.map(Decorated::new)),
+                preceded(not(".."), traversal_operator(state).map(Decorated::new)),
             ),
         )
         .map(|operators| state.borrow_mut().on_traversal(operators))
@@ -269,35 +285,48 @@ fn traversal<'i>(
     }
 }
 
-fn traversal_operator(input: &mut Input) -> ModalResult<TraversalOperator> {
-    dispatch! {any;
-        '.' => prefix_decorated(
-            ws,
-            dispatch! {peek(any);
-                '*' => '*'.value(TraversalOperator::AttrSplat(Decorated::new(Splat))),
-                '0'..='9' => dec_uint.map(|index: u64| TraversalOperator::LegacyIndex(index.into())),
-                b if is_id_start(b) => ident.map(TraversalOperator::GetAttr),
-                _ => cut_err(fail)
-                    .context(StrContext::Label("traversal operator"))
-                    .context(StrContext::Expected(StrContextValue::CharLiteral('*')))
-                    .context(StrContext::Expected(StrContextValue::Description("identifier")))
-                    .context(StrContext::Expected(StrContextValue::Description("unsigned integer"))),
-            },
-        ),
-        '[' => terminated(
-            decorated(
-                ws,
+// Strata's patch (see STRATA-PATCH.md): where newlines end the expression (outside
+// brackets and parentheses), HCL's scanner emits a newline token, so no newline may follow
+// a `.` (`Invalid attribute name`), and a full splat's `*` must follow its `[` and precede
+// its `]` on one line: `x[` + newline + `*]` is an index whose expression `*]` HCL refuses
+// (`Invalid expression`), `x[*` + newline + `]` a splat missing its bracket. Between
+// brackets, where HCL skips newlines, they stay allowed.
+fn traversal_operator<'i>(
+    state: &RefCell<ExprParseState>,
+) -> impl ModalParser<Input<'i>, TraversalOperator, ContextError> + '_ {
+    move |input: &mut Input<'i>| {
+        dispatch! {any;
+            '.' => prefix_decorated(
+                ws_or_sp(state),
                 dispatch! {peek(any);
-                    '*' => '*'.value(TraversalOperator::FullSplat(Decorated::new(Splat))),
-                    _ => multiline_expr.map(TraversalOperator::Index),
+                    '*' => '*'.value(TraversalOperator::AttrSplat(Decorated::new(Splat))),
+                    '0'..='9' => dec_uint.map(|index: u64| TraversalOperator::LegacyIndex(index.into())),
+                    b if is_id_start(b) => ident.map(TraversalOperator::GetAttr),
+                    _ => cut_err(fail)
+                        .context(StrContext::Label("traversal operator"))
+                        .context(StrContext::Expected(StrContextValue::CharLiteral('*')))
+                        .context(StrContext::Expected(StrContextValue::Description("identifier")))
+                        .context(StrContext::Expected(StrContextValue::Description("unsigned integer"))),
                 },
-                ws,
             ),
-            cut_char(']'),
-        ),
-        _ => fail,
+            '[' => alt((
+                terminated(
+                    decorated(
+                        ws_or_sp(state),
+                        '*'.value(TraversalOperator::FullSplat(Decorated::new(Splat))),
+                        ws_or_sp(state),
+                    ),
+                    cut_char(']'),
+                ),
+                terminated(
+                    decorated(ws, multiline_expr.map(TraversalOperator::Index), ws),
+                    cut_char(']'),
+                ),
+            )),
+            _ => fail,
+        }
+        .parse_next(input)
     }
-    .parse_next(input)
 }
 
 fn unary_op<'i>(
@@ -422,13 +451,15 @@ fn array<'i>(
     state: &RefCell<ExprParseState>,
 ) -> impl ModalParser<Input<'i>, (), ContextError> + '_ {
     move |input: &mut Input<'i>| {
-        state.borrow_mut().allow_newlines();
-        delimited(
-            '[',
-            for_expr_or_items(for_list_expr(state), array_items(state)),
-            cut_char(']'),
+        with_newlines_allowed(
+            state,
+            input,
+            delimited(
+                '[',
+                for_expr_or_items(for_list_expr(state), array_items(state)),
+                cut_char(']'),
+            ),
         )
-        .parse_next(input)
     }
 }
 
@@ -494,13 +525,12 @@ fn for_object_expr<'i>(
     state: &RefCell<ExprParseState>,
 ) -> impl ModalParser<Input<'i>, (), ContextError> + '_ {
     move |input: &mut Input<'i>| {
-        state.borrow_mut().allow_newlines();
-        (
+        let parser = (
             for_intro,
             separated_pair(
-                decorated(ws, expr, ws),
+                decorated(ws, multiline_expr, ws),
                 cut_tag("=>"),
-                decorated(ws, expr, ws),
+                decorated(ws, multiline_expr, ws),
             ),
             opt(("...", raw_string(ws))),
             opt(for_cond(state)),
@@ -521,8 +551,8 @@ fn for_object_expr<'i>(
                 state
                     .borrow_mut()
                     .on_expr_term(Expression::ForExpr(Box::new(expr)));
-            })
-            .parse_next(input)
+            });
+        with_newlines_allowed(state, input, parser)
     }
 }
 
@@ -740,7 +770,7 @@ fn for_intro(input: &mut Input) -> ModalResult<ForIntro> {
             (
                 decorated(ws, cut_ident, ws),
                 opt(preceded(',', decorated(ws, cut_ident, ws))),
-                preceded(cut_keyword("in"), decorated(ws, expr, ws)),
+                preceded(cut_keyword("in"), decorated(ws, multiline_expr, ws)),
             ),
             cut_char(':'),
         )
@@ -924,8 +954,6 @@ fn func_args<'i>(
             Ellipsis,
         }
 
-        state.borrow_mut().allow_newlines();
-
         let args = separated(
             1..,
             decorated(
@@ -942,7 +970,7 @@ fn func_args<'i>(
             _ => fail,
         };
 
-        delimited(
+        let parser = delimited(
             cut_char('('),
             (opt((args, opt(trailer))), raw_string(ws)).map(|(args, trailing)| {
                 let mut args = match args {
@@ -966,7 +994,7 @@ fn func_args<'i>(
             cut_char(')').context(StrContext::Expected(StrContextValue::Description(
                 "expression",
             ))),
-        )
-        .parse_next(input)
+        );
+        with_newlines_allowed(state, input, parser)
     }
 }

@@ -147,6 +147,12 @@ impl ExprParseState {
         self.allow_newlines
     }
 
+    /// Strata's patch (see STRATA-PATCH.md): puts back what `allow_newlines` changed once
+    /// the brackets that allowed newlines are closed, so that they are not allowed after them.
+    pub(super) fn set_newlines_allowed(&mut self, allowed: bool) {
+        self.allow_newlines = allowed;
+    }
+
     pub(super) fn into_expr(self) -> Expression {
         self.current.unwrap()
     }

@@ -1,6 +1,6 @@
 use super::prelude::*;
 
-use super::expr::{expr, multiline_expr};
+use super::expr::multiline_expr;
 use super::nesting::nested;
 use super::repr::{decorated, spanned};
 use super::string::{
@@ -122,7 +122,12 @@ fn if_directive(input: &mut Input) -> ModalResult<IfDirective> {
     let if_expr = (
         control(
             "%{",
-            (terminated(raw_string(ws), keyword("if")), decorated(ws, expr, ws)),
+            // Strata's patch (see STRATA-PATCH.md): HCL skips newlines in a directive, as
+            // in an interpolation.
+            (
+                terminated(raw_string(ws), keyword("if")),
+                decorated(ws, multiline_expr, ws),
+            ),
         ),
         spanned(nested(template)),
     )
@@ -170,7 +175,7 @@ fn for_directive(input: &mut Input) -> ModalResult<ForDirective> {
                 terminated(raw_string(ws), keyword("for")),
                 decorated(ws, cut_ident, ws),
                 opt(preceded(',', decorated(ws, cut_ident, ws))),
-                preceded(cut_keyword("in"), decorated(ws, expr, ws)),
+                preceded(cut_keyword("in"), decorated(ws, multiline_expr, ws)),
             ),
         ),
         spanned(nested(template)),
