@@ -19,8 +19,7 @@ use super::operations::{binary, get_attr, inconsistent_results, index, unary, un
 use super::value::Value;
 use crate::schema::ProviderFunction;
 use crate::syntax::{
-    json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, TemplatePart,
-    TraversalStep,
+    json_string_template, Expr, ExprKind, JsonKind, JsonValue, Span, TemplatePart, TraversalStep,
 };
 
 /// An evaluation error, in HCL's words.

@@ -4,8 +4,8 @@
 
 use super::budget::{bytes, string_too_long};
 use super::evaluate::{EvalError, Evaluator};
-use super::functions;
 use super::for_exprs::iteration_pairs;
+use super::functions;
 use super::marks::Marks;
 use super::refinement::not_null_unknown;
 use super::value::Value;
