@@ -5,10 +5,12 @@
 //! and the newlines HCL ignores (inside `(`, `[` and `for` expressions), which hcl-edit
 //! does not always accept.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use super::number_literal;
+
+mod newlines;
+pub(super) use newlines::blank_ignored_newlines;
 
 /// What an open frame is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -338,38 +340,6 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Where a full splat's brackets opening at `open` hold only blanks, line breaks and
-/// comments around the `*` (`[` to the end of those after the star), or `None` when no `*`
-/// follows the `[` first. Where their context includes newlines, HCL reads a line break
-/// there itself, before it knows whether an index or a splat follows the `[`: `x[` +
-/// newline + `*]` is an index whose expression starts at `*` (`Invalid expression`), and
-/// `x[*` + newline + `]` a splat missing its `]`; no line break there may be blanked.
-fn splat_brackets(text: &str, open: usize, end: usize) -> Option<Range<usize>> {
-    let inner = text.get(open + 1..end)?;
-    let star = trivia_len(inner);
-    let after = inner[star..].strip_prefix('*')?;
-    Some(open + 1..open + 1 + star + 1 + trivia_len(after))
-}
-
-/// The length of the blanks, line breaks and comments at the start of `code`.
-fn trivia_len(code: &str) -> usize {
-    let mut at = 0;
-    loop {
-        let rest = &code[at..];
-        let skipped = if rest.starts_with('#') || rest.starts_with("//") {
-            rest.find('\n').unwrap_or(rest.len())
-        } else if let Some(comment) = rest.strip_prefix("/*") {
-            comment.find("*/").map_or(rest.len(), |end| end + 4)
-        } else {
-            rest.len() - rest.trim_start_matches([' ', '\t', '\r', '\n']).len()
-        };
-        if skipped == 0 {
-            return at;
-        }
-        at += skipped;
-    }
-}
-
 fn utf8_len(first: u8) -> usize {
     match first {
         0xF0..=0xFF => 4,
@@ -497,47 +467,6 @@ fn looks_like_block_header(line: &str) -> bool {
     }
 }
 
-/// `text` with the line breaks HCL ignores (inside parentheses, brackets and `for`
-/// expressions) blanked, together with line comments there, which would otherwise run on.
-/// Byte offsets are unchanged. `None` when there was nothing to blank.
-pub(super) fn blank_ignored_newlines(text: &str) -> Option<String> {
-    let mut sc = Scanner::new(text, 0..text.len());
-    let mut blanks: Vec<Range<usize>> = Vec::new();
-    // The full splats' brackets met so far, by the offset of their `[` (`splat_brackets`).
-    let mut splats: HashMap<usize, Option<Range<usize>>> = HashMap::new();
-    while let Some(step) = sc.step() {
-        let blank = match step {
-            Step::Newline(at) => at..sc.pos,
-            Step::LineComment(r) => r,
-            Step::Other(_) => continue,
-        };
-        if !sc.top().is_some_and(Frame::ignores_newlines) {
-            continue;
-        }
-        if let Some(open) = sc.bracket_reading_newlines() {
-            let splat = splats
-                .entry(open)
-                .or_insert_with(|| splat_brackets(text, open, sc.end));
-            if splat.as_ref().is_some_and(|s| s.contains(&blank.start)) {
-                continue;
-            }
-        }
-        blanks.push(blank);
-    }
-    if blanks.is_empty() {
-        return None;
-    }
-    let mut bytes = text.as_bytes().to_vec();
-    for r in blanks {
-        for b in &mut bytes[r] {
-            // Blank whole characters only: continuation bytes of a comment's UTF-8
-            // characters become spaces along with their lead byte.
-            *b = b' ';
-        }
-    }
-    String::from_utf8(bytes).ok()
-}
-
 /// The byte ranges of the heredoc bodies in `text` (native HCL, starting outside any
 /// string): from the first body line to the start of the closing marker's line. Their
 /// text is the value character for character, so whoever re-indents source must copy
@@ -618,104 +547,5 @@ pub(super) fn body_open(text: &str, range: Range<usize>) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spans(text: &str) -> Vec<&str> {
-        items(text, 0..text.len())
-            .into_iter()
-            .map(|i| &text[i.span])
-            .collect()
-    }
-
-    #[test]
-    fn splits_top_level_items() {
-        let text = "a = 1\n\n# c\nresource \"x\" \"y\" {\n  b = \"}\"\n}\nc = [\n 1,\n]\n";
-        assert_eq!(
-            spans(text),
-            vec![
-                "a = 1",
-                "resource \"x\" \"y\" {\n  b = \"}\"\n}",
-                "c = [\n 1,\n]"
-            ]
-        );
-    }
-
-    #[test]
-    fn heredoc_bodies_span_their_lines() {
-        let text = "a = <<EOT\n  x ${1}\n y  \nEOT\nb = <<-E\n    z\n    E\nc = \"<<EOT\"\n";
-        let bodies: Vec<&str> = heredoc_bodies(text).into_iter().map(|r| &text[r]).collect();
-        assert_eq!(bodies, ["  x ${1}\n y  \n", "    z\n"]);
-    }
-
-    #[test]
-    fn heredoc_openers_are_read_as_hcl_reads_them() {
-        // `<<1A` and a blank after the marker open nothing; in `<<<y` the heredoc is `<<y`.
-        let text = "a = <<1A\nb = 1\nc = <<EOT \nd = 2\ne = x<<<y\n}\ny\nf = 3\n";
-        assert_eq!(
-            spans(text),
-            vec![
-                "a = <<1A",
-                "b = 1",
-                "c = <<EOT",
-                "d = 2",
-                "e = x<<<y\n}\ny",
-                "f = 3"
-            ]
-        );
-    }
-
-    #[test]
-    fn heredoc_and_template_braces_do_not_count() {
-        let text = "a = <<EOT\n}\n${x}\nEOT\nb = \"${ {a=1}[\"a\"] }\"\nc = 2\n";
-        assert_eq!(
-            spans(text),
-            vec![
-                "a = <<EOT\n}\n${x}\nEOT",
-                "b = \"${ {a=1}[\"a\"] }\"",
-                "c = 2"
-            ]
-        );
-    }
-
-    #[test]
-    fn unclosed_block_stops_at_next_header() {
-        let text = "resource \"a\" \"b\" {\n  x = 1\n\nresource \"c\" \"d\" {\n}\n";
-        let found = items(text, 0..text.len());
-        assert_eq!(found.len(), 2);
-        assert_eq!(
-            &text[found[0].span.clone()],
-            "resource \"a\" \"b\" {\n  x = 1"
-        );
-        assert_eq!(found[0].unclosed_at, Some(17));
-        assert_eq!(found[0].closers, "}");
-        assert_eq!(found[1].unclosed_at, None);
-    }
-
-    #[test]
-    fn blanks_newlines_in_for_and_parens_only() {
-        let text = "x = {\n  for k in y : k => k\n  if a &&\n  b # c\n}\nz = {\n a = 1\n}\n";
-        let out = blank_ignored_newlines(text).unwrap();
-        assert_eq!(out.len(), text.len());
-        assert!(out.starts_with("x = {   for k in y : k => k   if a &&   b     }\n"));
-        assert!(out.ends_with("z = {\n a = 1\n}\n"));
-    }
-
-    #[test]
-    fn keeps_the_line_breaks_hcl_reads_in_a_full_splat() {
-        let text = "a = x[\n*].y\nb = x[*\n]\nc = f(x[\n*])\nd = x[\n0]\ne = { f = x[ # c\n* ] }\n";
-        let out = blank_ignored_newlines(text).unwrap();
-        assert_eq!(
-            out,
-            "a = x[\n*].y\nb = x[*\n]\nc = f(x[ *])\nd = x[ 0]\ne = { f = x[ # c\n* ] }\n"
-        );
-    }
-
-    #[test]
-    fn finds_block_body_brace() {
-        let text = "resource \"a{\" b {\n}";
-        assert_eq!(body_open(text, 0..text.len()), Some(16));
-        let attr = "a = { b = 1 }";
-        assert_eq!(body_open(attr, 0..attr.len()), None);
-    }
-}
+#[path = "scan_tests.rs"]
+mod tests;
