@@ -33,6 +33,12 @@ pub fn reparse(
     if previous.syntax != Syntax::Native {
         return None;
     }
+    // A carriage return not followed by a line feed ends a line for HCL's scanner model
+    // (`diagnose`), which reads the whole file once it is broken, but not for the slice's
+    // lines: what it marks unread can start on such a line before the slice.
+    if has_lone_carriage_return(text) || has_lone_carriage_return(previous_text) {
+        return None;
+    }
     // Text outside the slice is known clean only where the previous text was balanced:
     // an unclosed construct swallows the rest of the file without diagnostics there.
     if !previous.diagnostics.is_empty() && !scan::is_balanced(previous_text, 0..previous_text.len())
@@ -448,6 +454,12 @@ fn shift_json(v: &mut JsonValue, delta: i64) {
         }),
         _ => {}
     }
+}
+
+/// Whether `text` holds a carriage return that no line feed follows.
+fn has_lone_carriage_return(text: &str) -> bool {
+    text.match_indices('\r')
+        .any(|(i, _)| text.as_bytes().get(i + 1) != Some(&b'\n'))
 }
 
 #[cfg(test)]

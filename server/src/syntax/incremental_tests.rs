@@ -381,3 +381,13 @@ fn a_part_skipped_before_the_first_error_stays_skipped() {
     same_as_fuzzed((&before, &after));
     same_as_fuzzed((&after, &before));
 }
+
+/// Found by fuzzing (fuzz/, target reparse, session 28): a quoted string holding a lone
+/// carriage return, in a file an edit then breaks further on. HCL's model of the broken
+/// file marks the text after the carriage return unread; the slice, which starts on a
+/// later line, did not, so such texts are parsed whole.
+#[test]
+fn a_lone_carriage_return_before_the_slice_gives_the_full_parse() {
+    let (before, after) = fuzzed_edit("lone-carriage-return-in-a-string");
+    same_as_fuzzed((&before, &after));
+}
