@@ -16,11 +16,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 
-use dashmap::DashMap;
-
+use super::slots::Slots;
 use super::{local_child_dir, Workspace};
 use crate::check::{check_module, Diagnostic, Role};
 use crate::merge::MergedModule;
@@ -47,18 +45,12 @@ type Found = Option<(PathBuf, Option<u64>)>;
 /// What a check's calls found, by `source`.
 type Calls = BTreeMap<String, Found>;
 
-/// The kept checks, by module directory.
-#[derive(Debug, Default)]
-pub(super) struct CheckCache {
-    /// Each module's kept checks (one per role); the lock is held while checking.
-    slots: DashMap<PathBuf, Arc<Mutex<Vec<Entry>>>>,
-    /// How many checks were computed (for tests and the log).
-    computed: AtomicU64,
-}
+/// The kept checks, by module directory (each slot's lock is held while computing).
+pub(super) type CheckCache = Slots<Vec<Entry>>;
 
 /// One kept check and what it was computed from.
 #[derive(Debug)]
-struct Entry {
+pub(super) struct Entry {
     revision: u64,
     /// `None` for the root module's role, else the module paths it is called by.
     role: Option<Vec<String>>,
@@ -77,13 +69,6 @@ impl Entry {
 /// How many checks a module keeps: one per role it may be checked in at once (the
 /// diagnostics' role of a called module, and the root role its plan checks it in).
 const ROLES_KEPT: usize = 2;
-
-impl CheckCache {
-    /// Forgets the checks of the module in `dir`.
-    pub(super) fn forget(&self, dir: &Path) {
-        self.slots.remove(dir);
-    }
-}
 
 impl Workspace {
     /// What `check_module` finds in `module` in `role`, with the provider schemas of its
@@ -111,12 +96,7 @@ impl Workspace {
             Role::Root => None,
             Role::Called(paths) => Some(paths.to_vec()),
         };
-        let slot = self
-            .checks
-            .slots
-            .entry(module.dir.clone())
-            .or_default()
-            .clone();
+        let slot = self.checks.slot(&module.dir);
         let held = match lookup {
             ChildLookup::BuiltWithoutWaiting => slot.try_lock().ok(),
             _ => Some(slot.lock().unwrap_or_else(PoisonError::into_inner)),
@@ -164,7 +144,7 @@ impl Workspace {
         let schemas = self.provider_schemas_for(&module.dir);
         let (found, reads) =
             record_reads(|| check_module(module, &merged, &children, &*schemas, role));
-        let computed = self.checks.computed.fetch_add(1, Ordering::Relaxed) + 1;
+        let computed = self.checks.count_computed();
         tracing::debug!(dir = %module.dir.display(), computed, "checked module");
         Entry {
             revision: module.revision,
@@ -212,7 +192,7 @@ impl Workspace {
 
     /// How many checks [`Workspace::checked`] computed so far (not served from the cache).
     pub fn checks_computed(&self) -> u64 {
-        self.checks.computed.load(Ordering::Relaxed)
+        self.checks.computed()
     }
 
     /// Whether each call of a kept check finds what it found then.

@@ -127,5 +127,5 @@ fn a_cancelled_check_is_not_kept_and_a_forgotten_module_keeps_nothing() {
     check(&ws, dir.path(), Role::Root);
     assert_eq!(ws.checks_computed(), 2);
     ws.forget_dir(dir.path());
-    assert!(ws.checks.slots.is_empty());
+    assert!(ws.checks.is_empty());
 }

@@ -14,6 +14,7 @@ mod plan;
 mod plans;
 mod provider_schemas;
 mod roles;
+mod slots;
 mod states;
 
 use std::collections::BTreeSet;

@@ -17,27 +17,19 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use dashmap::DashMap;
-
+use super::slots::Slots;
 use super::{local_child_dir, Workspace};
 use crate::plan::{Plan, PlanOptions, StateError};
 use crate::reads::{record_reads, Reads};
 
-/// The kept plans, by module directory.
-#[derive(Debug, Default)]
-pub(super) struct PlanCache {
-    /// Each module's slot; its lock is held while the module is planned.
-    slots: DashMap<PathBuf, Arc<Mutex<Option<Entry>>>>,
-    /// How many plans were computed through the cache (for tests and the log).
-    computed: AtomicU64,
-}
+/// The kept plans, by module directory (each slot's lock is held while computing).
+pub(super) type PlanCache = Slots<Option<Entry>>;
 
 /// One kept plan and what it was computed from.
 #[derive(Debug)]
-struct Entry {
+pub(super) struct Entry {
     state: PathBuf,
     options: PlanOptions,
     inputs: PlanInputs,
@@ -78,13 +70,6 @@ impl PlanInputs {
     }
 }
 
-impl PlanCache {
-    /// Forgets the plan of the module in `dir`.
-    pub(super) fn forget(&self, dir: &Path) {
-        self.slots.remove(dir);
-    }
-}
-
 impl Workspace {
     /// The plan of the module of `dir` against the state at `state`, shared: computed
     /// at most once per change of what it depends on (see the module's documentation),
@@ -95,12 +80,7 @@ impl Workspace {
         state: &Path,
         options: &PlanOptions,
     ) -> Result<Arc<Plan>, StateError> {
-        let slot = self
-            .plans
-            .slots
-            .entry(dir.to_path_buf())
-            .or_default()
-            .clone();
+        let slot = self.plans.slot(dir);
         // Poisoned only by a plan that panicked, which stored nothing.
         let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(entry) = held.as_ref() {
@@ -112,7 +92,7 @@ impl Workspace {
             record_reads(|| self.plan_recording(dir, Some(state), options));
         inputs.reads = reads;
         let plan = plan.map(Arc::new);
-        let computed = self.plans.computed.fetch_add(1, Ordering::Relaxed) + 1;
+        let computed = self.plans.count_computed();
         tracing::debug!(dir = %dir.display(), computed, "planned module");
         // A cancelled plan stopped part way; a forgotten module keeps nothing.
         if !crate::cancel::requested() && self.modules.contains_key(dir) {
@@ -128,7 +108,7 @@ impl Workspace {
 
     /// How many plans [`Workspace::planned`] computed so far (not served from the cache).
     pub fn plans_computed(&self) -> u64 {
-        self.plans.computed.load(Ordering::Relaxed)
+        self.plans.computed()
     }
 }
 

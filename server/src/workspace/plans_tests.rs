@@ -180,5 +180,5 @@ fn a_cancelled_plan_is_not_kept_and_a_forgotten_module_keeps_nothing() {
     plan(&ws, dir.path());
     assert_eq!(ws.plans_computed(), 2);
     ws.forget_dir(dir.path());
-    assert!(ws.plans.slots.is_empty());
+    assert!(ws.plans.is_empty());
 }
