@@ -81,6 +81,8 @@ const RECORDED: &[(&str, &str, Option<usize>)] = &[
     ("csvdecode", "CSV parse error", None),
     ("csvdecode", "missing header line", None),
     ("csvdecode", "duplicate column name", None),
+    ("regex", "invalid regexp pattern", Some(0)),
+    ("regexall", "invalid regexp pattern", Some(0)),
     ("templatestring", "invalid template value", Some(0)),
     ("templatestring", "invalid template variable name", Some(1)),
     ("templatestring", "vars map does not contain key", Some(1)),

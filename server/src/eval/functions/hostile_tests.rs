@@ -376,7 +376,7 @@ fn audit(calls: Vec<String>, bound: Duration) {
 
 // `regex`, `regexall` and `replace` search in time proportional to the pattern's size
 // times the string's (a 64 KiB pattern against a 64 KiB string ran for minutes in a debug
-// build): they count that work before searching (`patterns.rs`), so such a call ends in
+// build): they count that work as they search (`patterns/search.rs`), so such a call ends in
 // the budget's error.
 #[test]
 fn every_function_ends_quickly_with_a_bounded_value_or_terraforms_error() {
@@ -386,7 +386,7 @@ fn every_function_ends_quickly_with_a_bounded_value_or_terraforms_error() {
 // Linear work on 32 MiB, once per function and parameter (hashing, encoding, parsing):
 // 54 s of CPU in a debug build (4.7 minutes of wall time on a machine loaded 12 deep),
 // the slowest call `yamldecode` at 28 s; a pattern of 32 MiB is refused before it is
-// parsed (`patterns.rs`). The sizes stay past half the limits, what the audit is for.
+// parsed (`patterns/mod.rs`). The sizes stay past half the limits, what the audit is for.
 #[test]
 fn every_function_stops_at_the_size_limits() {
     audit(near_limit_calls(), NEAR_LIMIT_BOUND);

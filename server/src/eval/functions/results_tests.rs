@@ -1,5 +1,5 @@
-//! Every expression of `fixtures/functions/results.json` (and of the tables of one family,
-//! `yaml-results.json`) against what Terraform made of it (recorded by
+//! Every expression of `fixtures/functions/results.json` (and of the tables of a family,
+//! `yaml-results.json` and `regex-results.json`) against what Terraform made of it (recorded by
 //! `scripts/record-function-results.py`): the same value, the same
 //! unknown, or the same error summary and detail. Expressions listed in
 //! `fixtures/functions/PENDING` are known not to match yet.
@@ -11,6 +11,7 @@ use crate::syntax::{parse, Span, Syntax};
 
 const RESULTS: &str = include_str!("../../../../fixtures/functions/results.json");
 const YAML_RESULTS: &str = include_str!("../../../../fixtures/functions/yaml-results.json");
+const REGEX_RESULTS: &str = include_str!("../../../../fixtures/functions/regex-results.json");
 const PENDING: &str = include_str!("../../../../fixtures/functions/PENDING");
 const LOCALS: &str = include_str!("../../../../fixtures/functions/locals.json");
 
@@ -80,6 +81,8 @@ fn every_recorded_expression_evaluates_as_in_terraform() {
     let mut rows: Vec<Json> = serde_json::from_str(RESULTS).expect("results.json is JSON");
     let yaml: Vec<Json> = serde_json::from_str(YAML_RESULTS).expect("yaml-results.json is JSON");
     rows.extend(yaml);
+    let regex: Vec<Json> = serde_json::from_str(REGEX_RESULTS).expect("regex-results.json is JSON");
+    rows.extend(regex);
     let pending: Vec<&str> = PENDING
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

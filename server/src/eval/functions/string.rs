@@ -1,9 +1,9 @@
 //! String functions: case, trimming, splitting and joining, `format`, `replace` and the
 //! regular-expression functions (Rust's `regex`, which accepts RE2's syntax).
 
-use regex::Regex;
+use regex_automata::Span;
 
-use super::patterns::{compile, Pattern};
+use super::patterns::{compile, Pattern, PatternError, Search};
 use super::{element_limit, elements, integer, size_limit, text, Function, Outcome};
 use crate::eval::evaluate::Evaluator;
 use crate::eval::value::Value;
@@ -157,7 +157,7 @@ fn join(a: &[Value], _: &Evaluator) -> Outcome {
 /// A pattern written `/.../` in `replace`, as a regular expression.
 fn slashed_regex(pattern: &str, ev: &Evaluator) -> Option<Result<Pattern, String>> {
     let inner = pattern.strip_prefix('/')?.strip_suffix('/')?;
-    Some(compile(inner, ev))
+    Some(compile(inner, ev).map_err(PatternError::for_replace))
 }
 
 fn replace(a: &[Value], ev: &Evaluator) -> Outcome {
@@ -169,21 +169,24 @@ fn replace(a: &[Value], ev: &Evaluator) -> Outcome {
     match slashed_regex(&pattern, ev) {
         Some(pattern) => {
             let pattern = pattern?;
-            pattern.charge_search(&s, ev)?;
             // Terraform's `$1` references are Go's, which Rust's `${1}` spells the same way
             // for the forms people write.
             let references = with.matches('$').count();
-            for caps in pattern.regex.captures_iter(&s) {
-                let Some(m) = caps.get(0) else { continue };
+            let mut search = pattern.search(&s, ev);
+            while let Some(m) = search.next_match()? {
                 // Each `$n` expands to at most the match: bound the expansion first.
                 size_limit(
                     out.len()
                         .saturating_add(with.len())
                         .saturating_add(references.saturating_mul(m.len())),
                 )?;
-                out.push_str(&s[last..m.start()]);
-                caps.expand(&with, &mut out);
-                last = m.end();
+                out.push_str(&s[last..m.start]);
+                if references == 0 {
+                    out.push_str(&with);
+                } else {
+                    pattern.expand(&s, &search.groups(m)?, &with, &mut out);
+                }
+                last = m.end;
                 size_limit(out.len())?;
             }
         }
@@ -201,58 +204,54 @@ fn replace(a: &[Value], ev: &Evaluator) -> Outcome {
     Ok(Value::String(out))
 }
 
-/// The result of one match: the string, the list of groups, or the object of named groups.
-fn captures_value(re: &Regex, caps: &regex::Captures) -> Value {
-    let names: Vec<Option<&str>> = re.capture_names().collect();
+/// The result of one match `m` in `haystack`: the string, the list of groups, or the
+/// object of named groups.
+fn match_value(
+    pattern: &Pattern,
+    search: &mut Search<'_>,
+    haystack: &str,
+    m: Span,
+) -> Result<Value, String> {
+    if pattern.group_len() == 1 {
+        return Ok(Value::string(&haystack[m.range()]));
+    }
+    let groups = search.groups(m)?;
+    let group = |i: usize| match groups.get(i) {
+        Some(Some(span)) => Value::string(&haystack[span.range()]),
+        _ => Value::Null,
+    };
+    let names: Vec<Option<&str>> = pattern.group_names().collect();
     if names.iter().skip(1).any(Option::is_some) {
-        return Value::Object(
+        return Ok(Value::Object(
             names
                 .iter()
                 .enumerate()
-                .filter_map(|(i, n)| n.map(|n| (n.to_string(), i)))
-                .map(|(n, i)| {
-                    (
-                        n,
-                        caps.get(i)
-                            .map_or(Value::Null, |m| Value::string(m.as_str())),
-                    )
-                })
+                .filter_map(|(i, n)| n.map(|n| (n.to_string(), group(i))))
                 .collect(),
-        );
+        ));
     }
-    if re.captures_len() > 1 {
-        return Value::Tuple(
-            (1..re.captures_len())
-                .map(|i| {
-                    caps.get(i)
-                        .map_or(Value::Null, |m| Value::string(m.as_str()))
-                })
-                .collect(),
-        );
-    }
-    Value::string(caps.get(0).map_or("", |m| m.as_str()))
+    Ok(Value::Tuple((1..groups.len()).map(group).collect()))
 }
 
 fn regex_match(a: &[Value], ev: &Evaluator) -> Outcome {
-    let pattern = compile(&text(a, 0)?, ev)?;
+    let pattern = compile(&text(a, 0)?, ev).map_err(PatternError::for_regex)?;
     let s = text(a, 1)?;
-    pattern.charge_search(&s, ev)?;
-    let re = &pattern.regex;
-    re.captures(&s)
-        .map(|c| captures_value(re, &c))
-        .ok_or_else(|| "pattern did not match any part of the given string".into())
+    let mut search = pattern.search(&s, ev);
+    let Some(m) = search.next_match()? else {
+        return Err("pattern did not match any part of the given string".into());
+    };
+    match_value(&pattern, &mut search, &s, m)
 }
 
 fn regex_all(a: &[Value], ev: &Evaluator) -> Outcome {
-    let pattern = compile(&text(a, 0)?, ev)?;
+    let pattern = compile(&text(a, 0)?, ev).map_err(PatternError::for_regex)?;
     let s = text(a, 1)?;
-    pattern.charge_search(&s, ev)?;
-    let re = &pattern.regex;
+    let mut search = pattern.search(&s, ev);
     let mut matches = Vec::new();
-    for c in re.captures_iter(&s) {
+    while let Some(m) = search.next_match()? {
         // An empty pattern matches at every character: bounded as it grows.
         element_limit(matches.len() + 1)?;
-        matches.push(captures_value(re, &c));
+        matches.push(match_value(&pattern, &mut search, &s, m)?);
     }
     Ok(Value::List(matches.into()))
 }
