@@ -104,6 +104,22 @@ try {
       .waitFor({ timeout: 30000 });
   };
 
+  // Presses `key` (after `pause` ms) until `shown` is visible, up to `tries` times, 5 s
+  // each; Escape closes whatever a press opened instead.
+  const pressUntilShown = async (key, shown, tries, pause) => {
+    for (let attempt = 1; ; attempt++) {
+      if (pause > 0) await page.waitForTimeout(pause);
+      await page.keyboard.press(key);
+      try {
+        await shown.waitFor({ timeout: 5000 });
+        return;
+      } catch (e) {
+        await page.keyboard.press("Escape");
+        if (attempt >= tries) throw e;
+      }
+    }
+  };
+
   // Waits up to 30 s for the file to hold exactly `want` (saving is asynchronous).
   const expectFile = async (file, want) => {
     let got;
@@ -257,16 +273,7 @@ try {
   const webHeader = 'resource "null_resource" "web"';
   await goToColumn("main.tf", webHeader, webHeader.length - 1);
   const input = page.locator(".rename-box input, .rename-box textarea").first();
-  for (let tries = 0; ; tries++) {
-    await page.keyboard.press("F2");
-    try {
-      await input.waitFor({ timeout: 5000 });
-      break;
-    } catch (e) {
-      await page.keyboard.press("Escape");
-      if (tries >= 8) throw e;
-    }
-  }
+  await pressUntilShown("F2", input, 9, 0);
   await input.fill("frontend");
   await page.keyboard.press("Enter");
   await page.locator(".view-line", { hasText: '"null_resource" "frontend"' }).waitFor({ timeout: 30000 });
@@ -387,18 +394,8 @@ try {
   await page.keyboard.type("s");
   await page.keyboard.press("ArrowLeft");
   const fix = page.locator(".action-widget .monaco-list-row", { hasText: 'Change "inputs" to "input"' }).first();
-  for (let tries = 0; ; tries++) {
-    // The diagnostic arrives after the edit: ask again until the fix is offered.
-    await page.waitForTimeout(1000);
-    await page.keyboard.press("Control+.");
-    try {
-      await fix.waitFor({ timeout: 5000 });
-      break;
-    } catch (e) {
-      await page.keyboard.press("Escape");
-      if (tries >= 10) throw e;
-    }
-  }
+  // The diagnostic arrives after the edit: ask again until the fix is offered.
+  await pressUntilShown("Control+.", fix, 11, 1000);
   await shot(page, "11c-quick-fix");
   await fix.click();
   await page.locator(".view-line", { hasText: "input = {" }).first().waitFor({ timeout: 30000 });
